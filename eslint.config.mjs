@@ -1,0 +1,38 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+const appsMayOnlyUse = ['type:contracts', 'type:platform'];
+
+export default [
+  { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            // An app never imports another app; contexts meet only through contracts and platform.
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: appsMayOnlyUse.concat('type:data-access') },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: appsMayOnlyUse },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            // The identity model (orgs, keys, members) belongs to the gateway; admin is its operator tool.
+            { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:tables', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tables'] },
+            { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook-dispatcher'] },
+            { sourceTag: 'scope:domains', onlyDependOnLibsWithTags: ['scope:shared', 'scope:domains'] },
+            { sourceTag: 'scope:calendar', onlyDependOnLibsWithTags: ['scope:shared', 'scope:calendar'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway', 'scope:identity'] },
+            { sourceTag: 'scope:admin', onlyDependOnLibsWithTags: ['scope:shared', 'scope:admin', 'scope:identity'] },
+          ],
+        },
+      ],
+    },
+  },
+];

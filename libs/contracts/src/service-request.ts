@@ -1,0 +1,31 @@
+import type { ErrorBody } from './error-body';
+
+/** The organization a request acts for; the gateway attaches it to every message it sends. */
+export interface OrgContext {
+  id: string;
+  /** Plan price in USD per month. */
+  plan: number;
+  addons: string[];
+}
+
+/** What the gateway sends over NATS: who asks, and the validated input of the route. */
+export interface ServiceRequest<P = Record<string, unknown>> {
+  org: OrgContext;
+  requestId: string;
+  params: P;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+}
+
+/** A service's successful answer: the response body without `success`. */
+export interface ServiceResult<T = unknown> {
+  data?: T;
+  pagination?: Pagination;
+  message?: string;
+}
+
+export type ServiceReply<T = unknown> = ({ ok: true } & ServiceResult<T>) | { ok: false; error: ErrorBody };

@@ -1,0 +1,47 @@
+import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsUrlWithScheme } from './validators';
+
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** What every process of the system reads. */
+export class BaseConfig {
+  @IsIn(NODE_ENVS)
+  NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @IsUrlWithScheme(['postgres', 'postgresql'])
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/platform';
+
+  @IsUrlWithScheme(['nats', 'tls'])
+  NATS_URL = 'nats://127.0.0.1:4222';
+
+  @IsInt()
+  @Min(1000)
+  @Max(120_000)
+  SHUTDOWN_TIMEOUT_MS = 25_000;
+
+  get isProduction(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+}
+
+/** A service app: request-reply over NATS, health and metrics over HTTP. */
+export class ServiceConfig extends BaseConfig {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  HEALTH_PORT = 9100;
+
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+}
+
+export class RedisConfig {
+  @IsUrlWithScheme(['redis', 'rediss'])
+  REDIS_URL = 'redis://127.0.0.1:6379';
+}

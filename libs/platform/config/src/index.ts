@@ -1,0 +1,4 @@
+export * from './load-config';
+export * from './durations';
+export * from './validators';
+export * from './base.config';

@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, reason: string) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describe(error: ValidationError): string {
+  return Object.values(error.constraints ?? {}).join('; ') || 'is invalid';
+}
+
+/**
+ * Reads the environment into a validated config class once, at start-up.
+ * Unset or empty variables keep the class's defaults; a bad value throws a ConfigError naming it.
+ */
+export function loadConfig<T extends object>(type: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const defaults = new type() as Record<string, unknown>;
+  const raw: Record<string, unknown> = { ...defaults };
+  for (const key of Object.keys(defaults)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const config = plainToInstance(type, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const [first] = errors;
+    throw new ConfigError(first.property, `${describe(first).replace(new RegExp(`^${first.property} `), '')} (got ${JSON.stringify(env[first.property] ?? null)})`);
+  }
+  return Object.freeze(config);
+}

@@ -1,0 +1,32 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+import { parseDuration, parseDurationList } from './durations';
+
+function define(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({ name, target: target.constructor, propertyName, options: { message, ...options }, validator: { validate: test } });
+}
+
+export const IsUrlWithScheme = (schemes: string[], options?: ValidationOptions) =>
+  define(
+    'isUrlWithScheme',
+    (value) =>
+      typeof value === 'string' &&
+      value.split(',').every((part) => {
+        try {
+          return schemes.includes(new URL(part.trim()).protocol.replace(/:$/, ''));
+        } catch {
+          return false;
+        }
+      }),
+    `must be a URL with scheme ${schemes.join(' or ')}`,
+    options,
+  );
+
+export const IsDuration = (options?: ValidationOptions) =>
+  define('isDuration', (v) => typeof v === 'string' && parseDuration(v) !== undefined, 'must be a duration like 500ms, 30s, 5m, 72h', options);
+
+export const IsDurationList = (options?: ValidationOptions) =>
+  define('isDurationList', (v) => typeof v === 'string' && parseDurationList(v) !== undefined, 'must be a comma list of durations like 1m,5m,30m', options);
+
+export const IsBooleanString = (options?: ValidationOptions) =>
+  define('isBooleanString', (v) => v === true || v === false || v === 'true' || v === 'false', 'must be true or false', options);

@@ -1,0 +1,3 @@
+export * from './error-code';
+export * from './app-error';
+export * from './validation-errors';

@@ -1,0 +1,4 @@
+export * from './nats-connection';
+export * from './events-stream';
+export * from './outbox-relay';
+export * from './service-reply.interceptor';

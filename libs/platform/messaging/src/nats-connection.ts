@@ -1,0 +1,21 @@
+import { connect, NatsConnection } from 'nats';
+
+export function natsServers(url: string): string[] {
+  return url.split(',').map((server) => server.trim()).filter(Boolean);
+}
+
+/** Options every NATS client of ours uses: reconnect forever, so a NATS restart heals by itself. */
+export function natsClientOptions(url: string, name: string) {
+  return {
+    servers: natsServers(url),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+    pingInterval: 10_000,
+  };
+}
+
+export function connectNats(url: string, name: string): Promise<NatsConnection> {
+  return connect(natsClientOptions(url, name));
+}

@@ -1,0 +1,28 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { AppError, isErrorBody } from '@platform/errors';
+import type { ServiceReply, ServiceResult } from '@contracts';
+import { catchError, map, Observable, of } from 'rxjs';
+
+/**
+ * Every request-reply handler answers `{ok: true, ...result}` or `{ok: false, error}`. Domain failures
+ * travel as their ErrorBody; anything unexpected is logged here and leaves as a bare INTERNAL_ERROR.
+ */
+@Injectable()
+export class ServiceReplyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('ServiceReply');
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<ServiceReply> {
+    return next.handle().pipe(
+      map((result: ServiceResult | undefined): ServiceReply => ({ ok: true, ...(result ?? {}) })),
+      catchError((error: unknown) => of(this.toReply(error, context))),
+    );
+  }
+
+  private toReply(error: unknown, context: ExecutionContext): ServiceReply {
+    if (error instanceof AppError) return { ok: false, error: error.toBody() };
+    if (isErrorBody(error)) return { ok: false, error };
+    const pattern = context.switchToRpc().getContext()?.getSubject?.() ?? 'unknown';
+    this.logger.error({ err: error, pattern }, 'unhandled error in message handler');
+    return { ok: false, error: AppError.internal().toBody() };
+  }
+}

@@ -1,0 +1,20 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** One registry per process, scraped at /metrics on the health port. */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export function counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
+  return (metricsRegistry.getSingleMetric(name) as Counter<string>) ?? new Counter({ name, help, labelNames, registers: [metricsRegistry] });
+}
+
+export function gauge(name: string, help: string, labelNames: string[] = []): Gauge<string> {
+  return (metricsRegistry.getSingleMetric(name) as Gauge<string>) ?? new Gauge({ name, help, labelNames, registers: [metricsRegistry] });
+}
+
+export function histogram(name: string, help: string, labelNames: string[] = [], buckets?: number[]): Histogram<string> {
+  return (
+    (metricsRegistry.getSingleMetric(name) as Histogram<string>) ??
+    new Histogram({ name, help, labelNames, buckets: buckets ?? [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [metricsRegistry] })
+  );
+}
