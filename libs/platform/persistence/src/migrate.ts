@@ -33,7 +33,7 @@ export async function ensureDatabase(url: string): Promise<void> {
  */
 export async function migrateSchema(owner: SchemaOwner): Promise<string[]> {
   await ensureDatabase(owner.url);
-  const dataSource = new DataSource({ ...dataSourceOptions({ ...owner, poolSize: 1 }) });
+  const dataSource = new DataSource({ ...dataSourceOptions({ ...owner, poolSize: 3 }) });
   await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   try {

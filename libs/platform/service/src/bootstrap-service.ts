@@ -6,6 +6,7 @@ import type { ServiceConfig } from '@platform/config';
 import { createLogger } from '@platform/logging';
 import { natsClientOptions, ServiceReplyInterceptor } from '@platform/messaging';
 import { Logger } from 'nestjs-pino';
+import { Readiness } from './readiness';
 import { exitGracefully } from './shutdown';
 
 export interface ServiceBootstrap {
@@ -39,7 +40,8 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<INest
     await app.startAllMicroservices();
   }
   await app.listen(config.HEALTH_PORT, '0.0.0.0');
-  exitGracefully(app, createLogger(name, config.LOG_LEVEL), config.SHUTDOWN_TIMEOUT_MS);
-  createLogger(name, config.LOG_LEVEL).info({ healthPort: config.HEALTH_PORT, queue: options.queue }, 'service started');
+  const logger = createLogger(name, config.LOG_LEVEL);
+  exitGracefully(() => app.close(), logger, config.SHUTDOWN_TIMEOUT_MS, app.get(Readiness));
+  logger.info({ healthPort: config.HEALTH_PORT, queue: options.queue }, 'service started');
   return app;
 }

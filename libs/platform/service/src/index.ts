@@ -6,3 +6,5 @@ export * from './shutdown';
 export * from './run-main';
 export * from './bootstrap-service';
 export * from './service-core.module';
+export * from './nats-connection.module';
+export * from './outbox-relay.module';

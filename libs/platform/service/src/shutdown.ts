@@ -1,29 +1,24 @@
-import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Readiness } from './readiness';
+import type { Readiness } from './readiness';
 
 /**
- * On SIGTERM or SIGINT: report not-ready, let Nest stop consumers and close connections in its
- * shutdown hooks, then exit 0. A shutdown that outlives the grace period exits 1.
+ * On SIGTERM or SIGINT: report not-ready, stop taking work and close connections (Nest's shutdown hooks,
+ * run by `close`), then exit 0. A shutdown that outlives the grace period exits 1.
  */
-export function exitGracefully(app: INestApplicationContext, logger: Logger, timeoutMs: number): void {
+export function exitGracefully(close: () => Promise<void>, logger: Logger, timeoutMs: number, readiness?: Readiness): void {
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    readiness?.markShuttingDown();
     const force = setTimeout(() => {
       logger.error({ timeoutMs }, 'shutdown timed out');
       process.exit(1);
     }, timeoutMs);
     force.unref();
     try {
-      app.get(Readiness, { strict: false })?.markShuttingDown();
-    } catch {
-      // an app without the health module has nothing to mark
-    }
-    try {
-      await app.close();
+      await close();
       logger.info('stopped');
       process.exit(0);
     } catch (error) {

@@ -1,0 +1,3 @@
+import { BaseConfig } from '@platform/config';
+
+export class AdminConfig extends BaseConfig {}

@@ -1,0 +1,14 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ServiceCoreModule } from '@platform/service';
+import { CalendarConfig } from './calendar.config';
+import { CALENDAR_SCHEMA } from './calendar-schema';
+
+@Module({})
+export class CalendarModule {
+  static forRoot(config: CalendarConfig): DynamicModule {
+    return {
+      module: CalendarModule,
+      imports: [ServiceCoreModule.forRoot({ name: 'calendar', config, database: { schema: CALENDAR_SCHEMA } })],
+    };
+  }
+}

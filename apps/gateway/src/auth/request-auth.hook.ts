@@ -1,0 +1,42 @@
+import { AppError, ErrorCode } from '@platform/errors';
+import type { AuthenticatedKey } from '@identity';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from '../http/error-reply';
+import { ApiKeyAuthenticator } from './api-key.authenticator';
+import { RateLimitDecision, RateLimiter } from './rate-limiter';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthenticatedKey;
+  }
+}
+
+const BEARER = /^Bearer ([^\s]+)$/;
+
+function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
+  reply.header('X-RateLimit-Limit', decision.limit);
+  reply.header('X-RateLimit-Remaining', decision.remaining);
+  reply.header('X-RateLimit-Reset', decision.resetAt);
+}
+
+/**
+ * Runs before routing and body parsing, for every request: rate limit (per key, or per client address
+ * when no valid key is given, so that key guessing is throttled too), then authentication.
+ */
+export function registerRequestAuth(app: FastifyInstance, authenticator: ApiKeyAuthenticator, limiter: RateLimiter): void {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    const auth = match ? await authenticator.authenticate(match[1]) : undefined;
+    const decision = await limiter.consume(auth ? `key:${auth.keyId}` : `ip:${request.ip}`);
+    setRateLimitHeaders(reply, decision);
+    if (!decision.allowed) {
+      reply.header('Retry-After', decision.retryAfterSeconds);
+      return sendError(reply, new AppError(ErrorCode.RateLimited, `Rate limit of ${decision.limit} requests per minute exceeded`));
+    }
+    if (!auth) {
+      const message = match ? 'Invalid API key' : 'Missing or malformed Authorization header; expected "Bearer <API key>"';
+      return sendError(reply, new AppError(ErrorCode.Unauthorized, message));
+    }
+    request.auth = auth;
+  });
+}

@@ -1,0 +1,37 @@
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { RedisConfig, ServiceConfig } from '@platform/config';
+
+export class GatewayConfig extends ServiceConfig {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  override HEALTH_PORT = 9000;
+
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  RATE_LIMIT_PER_MINUTE = 600;
+
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  NATS_REQUEST_TIMEOUT_MS = 10_000;
+
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  API_KEY_CACHE_TTL_MS = 10_000;
+
+  @IsOptional()
+  @IsString()
+  TLS_CERT_FILE = '';
+
+  @IsOptional()
+  @IsString()
+  TLS_KEY_FILE = '';
+
+  @IsString()
+  REDIS_URL = new RedisConfig().REDIS_URL;
+}

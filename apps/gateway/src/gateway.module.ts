@@ -1,0 +1,46 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { IDENTITY_SCHEMA, IDENTITY_ENTITIES, IdentityStore } from '@identity';
+import { NatsConnectionModule, OutboxRelayModule, ServiceCoreModule } from '@platform/service';
+import { DataSource } from 'typeorm';
+import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
+import { RateLimiter } from './auth/rate-limiter';
+import { ScopeGuard } from './auth/require-scope';
+import { BusModule } from './bus/bus.module';
+import { GatewayConfig } from './gateway.config';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { InputValidationPipe } from './http/input-validation.pipe';
+import { CalendarRoutesModule } from './routes/calendar/calendar-routes.module';
+import { DomainsRoutesModule } from './routes/domains/domains-routes.module';
+import { TablesRoutesModule } from './routes/tables/tables-routes.module';
+import { WebhooksRoutesModule } from './routes/webhooks/webhooks-routes.module';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        ServiceCoreModule.forRoot({ name: 'gateway', config, database: { schema: IDENTITY_SCHEMA, entities: IDENTITY_ENTITIES } }),
+        NatsConnectionModule.forRoot('gateway'),
+        // Member events written by the admin tool leave through the gateway's outbox.
+        OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway'),
+        BusModule,
+        TablesRoutesModule,
+        WebhooksRoutesModule,
+        DomainsRoutesModule,
+        CalendarRoutesModule,
+      ],
+      providers: [
+        { provide: IdentityStore, inject: [DataSource], useFactory: (db: DataSource) => new IdentityStore(db) },
+        ApiKeyAuthenticator,
+        RateLimiter,
+        { provide: APP_GUARD, useClass: ScopeGuard },
+        { provide: APP_PIPE, useClass: InputValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+// Unit specs sit beside the code (*.spec.ts); end-to-end specs (*.e2e-spec.ts) run against the real
+// stack that the global setup starts on this machine's Postgres, Redis and NATS.
+const { pathsToModuleNameMapper } = require('ts-jest');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }] };
+const moduleNameMapper = pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' });
+const shared = { rootDir: __dirname, testEnvironment: 'node', transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
+
+module.exports = {
+  testTimeout: 60_000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs,tests}/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/platform/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/platform/testing/src/global-teardown.ts',
+    },
+  ],
+};

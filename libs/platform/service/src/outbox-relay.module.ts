@@ -1,0 +1,50 @@
+import { DynamicModule, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createLogger } from '@platform/logging';
+import { OutboxRelay } from '@platform/messaging';
+import type { NatsConnection } from 'nats';
+import { DataSource } from 'typeorm';
+import { gauge } from './metrics';
+import { NATS_CONNECTION } from './nats-connection.module';
+
+const OUTBOX_RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
+const outboxLag = gauge('outbox_lag_seconds', 'Age of the oldest event not yet published', ['schema']);
+const outboxPublished = gauge('outbox_published_total', 'Events published from the outbox by this process', ['schema']);
+
+@Injectable()
+class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private relay?: OutboxRelay;
+  private lagTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(OUTBOX_RELAY_OPTIONS) private readonly options: { schema: string; app: string },
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { schema, app } = this.options;
+    this.relay = new OutboxRelay(this.dataSource, this.nc.jetstream(), createLogger(app), { schema });
+    this.relay.start();
+    this.lagTimer = setInterval(() => {
+      outboxPublished.set({ schema }, this.relay?.published ?? 0);
+      this.relay?.lagSeconds().then((lag) => outboxLag.set({ schema }, lag), () => undefined);
+    }, 5_000);
+    this.lagTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.lagTimer);
+    await this.relay?.stop();
+  }
+}
+
+/** Runs the outbox relay of one schema inside this process. */
+@Module({})
+export class OutboxRelayModule {
+  static forSchema(schema: string, app: string): DynamicModule {
+    return {
+      module: OutboxRelayModule,
+      providers: [{ provide: OUTBOX_RELAY_OPTIONS, useValue: { schema, app } }, OutboxRelayRunner],
+    };
+  }
+}
