@@ -1,1 +1,3 @@
-export {};
+export * from './calendar.patterns';
+export * from './availability.dto';
+export * from './availability.response';

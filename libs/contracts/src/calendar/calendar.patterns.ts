@@ -1,0 +1,5 @@
+/** NATS request-reply subjects of the calendar service. */
+export const CalendarPatterns = {
+  replaceAvailability: 'calendar.availability.replace',
+  getAvailability: 'calendar.availability.get',
+} as const;
