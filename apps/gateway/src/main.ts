@@ -14,7 +14,7 @@ import { configureFastify, createHttpAdapter } from './http/fastify-server';
 
 runMain('gateway', async () => {
   const config = loadConfig(GatewayConfig);
-  const api = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), createHttpAdapter(config), { bufferLogs: true });
+  const api = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), createHttpAdapter(config), { bufferLogs: true, bodyParser: false });
   api.useLogger(api.get(Logger));
   api.setGlobalPrefix('v1');
   const fastify = api.getHttpAdapter().getInstance();

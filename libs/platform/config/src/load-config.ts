@@ -13,6 +13,13 @@ function describe(error: ValidationError): string {
   return Object.values(error.constraints ?? {}).join('; ') || 'is invalid';
 }
 
+/** Environment values are strings; a variable whose default is a number or boolean is read as one. */
+function coerce(value: string, fallback: unknown): unknown {
+  if (typeof fallback === 'number' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  if (typeof fallback === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
 /**
  * Reads the environment into a validated config class once, at start-up.
  * Unset or empty variables keep the class's defaults; a bad value throws a ConfigError naming it.
@@ -22,9 +29,9 @@ export function loadConfig<T extends object>(type: new () => T, env: NodeJS.Proc
   const raw: Record<string, unknown> = { ...defaults };
   for (const key of Object.keys(defaults)) {
     const value = env[key];
-    if (value !== undefined && value !== '') raw[key] = value;
+    if (value !== undefined && value !== '') raw[key] = coerce(value, defaults[key]);
   }
-  const config = plainToInstance(type, raw, { enableImplicitConversion: true, exposeDefaultValues: true });
+  const config = plainToInstance(type, raw, { exposeDefaultValues: true });
   const errors = validateSync(config, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const [first] = errors;

@@ -1,0 +1,34 @@
+import { IsInt, Max, Min } from 'class-validator';
+import { BaseConfig } from './base.config';
+import { ConfigError, loadConfig } from './load-config';
+
+class PortConfig extends BaseConfig {
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+}
+
+describe('loadConfig', () => {
+  it('keeps defaults for unset and empty variables', () => {
+    const config = loadConfig(PortConfig, { PORT: '' });
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/platform');
+  });
+
+  it('reads numbers from the environment', () => {
+    expect(loadConfig(PortConfig, { PORT: '4100' }).PORT).toBe(4100);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '1.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['NATS_URL', 'not a url'],
+    ['NODE_ENV', 'staging'],
+  ])('refuses %s=%s and names the variable', (name, value) => {
+    expect(() => loadConfig(PortConfig, { [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig(PortConfig, { [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+});

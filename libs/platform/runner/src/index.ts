@@ -1,0 +1,3 @@
+export * from './process-catalog';
+export * from './managed-process';
+export * from './supervisor';

@@ -1,0 +1,75 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { ProcessSpec } from './process-catalog';
+
+export interface LaunchOptions {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  /** Receives every output line of the process, already prefixed with its name. */
+  output: (line: string) => void;
+  healthPort?: number;
+}
+
+/** One child process of the system: its output prefixed line by line, its readiness polled over HTTP. */
+export class ManagedProcess {
+  readonly child: ChildProcess;
+  readonly healthPort: number;
+  readonly exited: Promise<number | null>;
+  exitCode: number | null | undefined;
+  exitSignal: NodeJS.Signals | null = null;
+
+  constructor(readonly spec: ProcessSpec, options: LaunchOptions) {
+    this.healthPort = options.healthPort ?? spec.healthPort;
+    this.child = spawn(process.execPath, ['--enable-source-maps', resolve(options.root, spec.entry)], {
+      cwd: options.root,
+      env: { ...options.env, HEALTH_PORT: String(this.healthPort), SUPERVISOR_PID: String(process.pid) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const prefix = `[${spec.name}] `;
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      if (stream) createInterface({ input: stream }).on('line', (line) => options.output(prefix + line));
+    }
+    this.exited = new Promise((done) =>
+      this.child.once('exit', (code, signal) => {
+        this.exitCode = code;
+        this.exitSignal = signal;
+        done(code);
+      }),
+    );
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  get running(): boolean {
+    return this.exitCode === undefined;
+  }
+
+  async waitReady(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const url = `http://127.0.0.1:${this.healthPort}/health/ready`;
+    while (Date.now() < deadline) {
+      if (!this.running) throw new Error(`${this.spec.name} exited with ${this.exitCode ?? this.exitSignal} before it was ready`);
+      const ready = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then((res) => res.ok, () => false);
+      if (ready) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${this.spec.name} was not ready within ${timeoutMs} ms`);
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (this.running) this.child.kill(signal);
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited within the timeout; answers the exit code. */
+  async stop(timeoutMs = 15_000): Promise<number | null> {
+    if (!this.running) return this.exitCode ?? null;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+}

@@ -1,0 +1,12 @@
+/** Retries an assertion until it passes or the time is up; the last failure is what the test reports. */
+export async function eventually<T>(check: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 100 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}

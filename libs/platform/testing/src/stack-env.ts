@@ -1,0 +1,20 @@
+/** What the test stack runs with: its own database, short retry delays, loopback receivers allowed. */
+export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
+  return {
+    ...env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: base.TEST_LOG_LEVEL ?? 'info',
+    DATABASE_URL: base.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/platform_test',
+    REDIS_URL: base.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    NATS_URL: base.NATS_URL ?? 'nats://127.0.0.1:4222',
+    RATE_LIMIT_PER_MINUTE: '600',
+    API_KEY_CACHE_TTL_MS: '10000',
+    NATS_REQUEST_TIMEOUT_MS: '10000',
+    WEBHOOK_RETRY_DELAYS: '200ms,400ms,600ms,800ms,1s',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    DNS_LOOKUP_TIMEOUT_MS: '1000',
+  };
+}

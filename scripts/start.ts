@@ -1,0 +1,56 @@
+/**
+ * `npm start`: creates the database if needed, runs every migration, gives a fresh development
+ * database an organization and key, then runs every process with prefixed logs until Ctrl-C or SIGTERM.
+ */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { BaseConfig, loadConfig } from '@platform/config';
+import { ensureDatabase } from '@platform/persistence';
+import { ADMIN_ENTRY, PROCESSES, runMigrations, Supervisor } from '@platform/runner';
+
+const root = resolve(__dirname, '..');
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function bootstrapDevelopmentKey(env: NodeJS.ProcessEnv): Promise<void> {
+  const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, ADMIN_ENTRY), 'dev', 'bootstrap'], { cwd: root, env });
+  const result = JSON.parse(stdout);
+  if (!result.created) return;
+  print('');
+  print(`Created organization "Development" (${result.organization.id}, plan 250) with an API key (scope *):`);
+  print(`  ${result.key.key}`);
+  print('It is shown once: keep it. More keys: npm run --silent admin -- key create --org ' + result.organization.id);
+  print('');
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(BaseConfig);
+  const port = process.env.PORT || '3000';
+  const env = { ...process.env, NODE_ENV: config.NODE_ENV };
+  print(`Preparing database ${new URL(config.DATABASE_URL).pathname.slice(1)} ...`);
+  await ensureDatabase(config.DATABASE_URL);
+  await runMigrations(root, env);
+  if (!config.isProduction) await bootstrapDevelopmentKey(env);
+
+  const supervisor = new Supervisor({ root, env, output: print, restartOnCrash: true });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    print(`Received ${signal}; stopping every process ...`);
+    await supervisor.stopAll(Number(process.env.SHUTDOWN_TIMEOUT_MS) || 25_000);
+    print('Stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  const started = PROCESSES.map((spec) => supervisor.start(spec));
+  await Promise.all(started.map((managed) => managed.waitReady(60_000)));
+  print(`Gateway ready at http://localhost:${port}/v1`);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`npm start failed: ${error.message}\n`);
+  process.exit(1);
+});
