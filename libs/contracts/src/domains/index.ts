@@ -1,1 +1,4 @@
-export {};
+export * from './domains.patterns';
+export * from './domain.dto';
+export * from './email-address.dto';
+export * from './domain.types';

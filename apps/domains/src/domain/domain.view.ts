@@ -1,0 +1,18 @@
+import type { DnsRecord, DomainView } from '@contracts';
+import type { DomainEntity } from './domain.entity';
+
+export function toDomainView(domain: DomainEntity, dnsRecords?: DnsRecord[]): DomainView {
+  const view: DomainView = {
+    id: domain.id,
+    domain: domain.domain,
+    status: domain.status,
+    type: domain.type,
+    dns_configured: domain.dnsConfigured,
+    mx_verified: domain.mxVerified,
+    spf_verified: domain.spfVerified,
+    dkim_verified: domain.dkimVerified,
+    verified_at: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
+    created_at: domain.createdAt.toISOString(),
+  };
+  return dnsRecords ? { ...view, dns_records: dnsRecords } : view;
+}

@@ -1,0 +1,14 @@
+import { AppError } from '@platform/errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The gateway already refuses non-UUID ids; checked again so a bad id never reaches Postgres as a 500. */
+export function resourceId(value: unknown, what: string): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw AppError.notFound(what);
+  return value.toLowerCase();
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string }; code?: string }) ?? {};
+  return (driverError.driverError?.code ?? driverError.code) === '23505';
+}
