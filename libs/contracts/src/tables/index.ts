@@ -1,1 +1,5 @@
-export {};
+export * from './tables.patterns';
+export * from './field-types';
+export * from './table.dto';
+export * from './row.dto';
+export * from './table.views';

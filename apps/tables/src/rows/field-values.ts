@@ -1,0 +1,203 @@
+import { AppError } from '@platform/errors';
+import { isEmail } from 'class-validator';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import type { Field } from '../fields/field';
+import { roundHalfAwayFromZero } from './decimal-round';
+
+export const MAX_TEXT_LENGTH = 10_000;
+export const MAX_LONG_TEXT_LENGTH = 100_000;
+export const MAX_URL_LENGTH = 2_048;
+export const MAX_ATTACHMENTS = 100;
+export const MAX_FILENAME_LENGTH = 255;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
+
+/** A value refused for a reason the client can act on; the caller adds the `data.<slug>` path. */
+export class InvalidValue extends Error {}
+
+function fail(reason: string): never {
+  throw new InvalidValue(reason);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+export function parseDate(value: unknown): string {
+  if (typeof value !== 'string') fail('must be a date YYYY-MM-DD');
+  const match = DATE.exec(value);
+  if (!match || !isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]))) fail('must be a real calendar date YYYY-MM-DD');
+  return value;
+}
+
+/** ISO 8601 with `Z` or an offset -> UTC `Z` with milliseconds. */
+export function parseDateTime(value: unknown): string {
+  if (typeof value !== 'string') fail('must be an ISO 8601 date-time with an offset or Z');
+  const match = DATETIME.exec(value);
+  if (!match) fail('must be an ISO 8601 date-time with an offset or Z');
+  const [, y, mo, d, h, mi, s = '0', fraction = '0', zone, offH, offM] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) fail('is not a real date and time');
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    if (Number(offH) > 14 || Number(offM) > 59) fail('has an invalid UTC offset');
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (Number(offH) * 60 + Number(offM));
+  }
+  const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
+  const utc = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+  const date = new Date(utc);
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) fail('is out of range');
+  return date.toISOString();
+}
+
+export function parseHttpUrl(value: unknown): string {
+  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) fail(`must be an absolute http(s) URL of at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail('must be an absolute http(s) URL');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || /\s/.test(value)) fail('must be an absolute http(s) URL');
+  return value;
+}
+
+function finiteNumber(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail('must be a finite number');
+  return value;
+}
+
+function text(value: unknown, max: number): string {
+  if (typeof value !== 'string') fail('must be a string');
+  if (value.length > max) fail(`must be at most ${max} characters`);
+  return value;
+}
+
+function attachment(value: unknown, index: number): Record<string, unknown> {
+  const at = `item ${index}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${at} must be an object {url, filename, size?, mime_type?}`);
+  const item = value as Record<string, unknown>;
+  for (const key of Object.keys(item)) {
+    if (!['url', 'filename', 'size', 'mime_type'].includes(key)) fail(`${at} has an unknown property ${key}`);
+  }
+  let url: string;
+  try {
+    url = parseHttpUrl(item.url);
+  } catch {
+    fail(`${at}.url must be an absolute http(s) URL`);
+  }
+  const { filename, size, mime_type } = item;
+  if (typeof filename !== 'string' || filename.length === 0 || filename.length > MAX_FILENAME_LENGTH) {
+    fail(`${at}.filename must be a non-empty string of at most ${MAX_FILENAME_LENGTH} characters`);
+  }
+  const clean: Record<string, unknown> = { url, filename };
+  if (size !== undefined && size !== null) {
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) fail(`${at}.size must be a non-negative integer`);
+    clean.size = size;
+  }
+  if (mime_type !== undefined && mime_type !== null) {
+    if (typeof mime_type !== 'string' || !MIME_TYPE.test(mime_type)) fail(`${at}.mime_type must be a media type such as image/png`);
+    clean.mime_type = mime_type;
+  }
+  return clean;
+}
+
+/** Checks one non-null value against its field and answers the normalized form that is stored and returned. */
+export function normalizeValue(field: Field, value: unknown): unknown {
+  const { options } = field;
+  switch (field.fieldType) {
+    case 'text':
+      return text(value, MAX_TEXT_LENGTH);
+    case 'long_text':
+      return text(value, MAX_LONG_TEXT_LENGTH);
+    case 'number': {
+      const number = finiteNumber(value);
+      return options.precision === undefined ? number : roundHalfAwayFromZero(number, options.precision);
+    }
+    case 'currency':
+      return roundHalfAwayFromZero(finiteNumber(value), options.precision ?? 2);
+    case 'date':
+      return parseDate(value);
+    case 'datetime':
+      return parseDateTime(value);
+    case 'checkbox':
+      if (typeof value !== 'boolean') fail('must be true or false');
+      return value;
+    case 'select':
+      if (typeof value !== 'string' || !options.values?.includes(value)) fail(`must be one of the field's values`);
+      return value;
+    case 'multi_select': {
+      if (!Array.isArray(value)) fail(`must be an array of the field's values`);
+      const seen = new Set<string>();
+      for (const item of value) {
+        if (typeof item !== 'string' || !options.values?.includes(item)) fail(`must hold only the field's values`);
+        if (seen.has(item)) fail(`must not repeat a value (${item})`);
+        seen.add(item);
+      }
+      return value;
+    }
+    case 'email':
+      if (typeof value !== 'string' || value.length > 254 || !isEmail(value)) fail('must be a valid email address');
+      return value;
+    case 'url':
+      return parseHttpUrl(value);
+    case 'phone': {
+      if (typeof value !== 'string' || value.length > 64) fail('must be a phone number');
+      const phone = parsePhoneNumberFromString(value, options.default_country as CountryCode | undefined);
+      if (!phone || !phone.isValid()) fail('must be a valid phone number (international form, or national with the field\'s default_country)');
+      return phone.number;
+    }
+    case 'attachment':
+      if (!Array.isArray(value)) fail('must be an array of {url, filename, size?, mime_type?}');
+      if (value.length > MAX_ATTACHMENTS) fail(`must hold at most ${MAX_ATTACHMENTS} attachments`);
+      return value.map(attachment);
+  }
+}
+
+/** Empty for the purpose of `is_required`: null, '', or an empty array. */
+export function isEmptyValue(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+export type RowWriteMode = 'create' | 'update';
+
+/**
+ * Validates a row's `data` against the table's fields. On create, every required field must be present
+ * and non-empty; on update, only the given keys are checked and a required one cannot be cleared.
+ * Answers the normalized values keyed by slug (null clears).
+ */
+export function validateRowData(fields: readonly Field[], data: Record<string, unknown>, mode: RowWriteMode): Map<Field, unknown> {
+  const bySlug = new Map(fields.map((field) => [field.slug, field]));
+  const values = new Map<Field, unknown>();
+  for (const [slug, value] of Object.entries(data)) {
+    const field = bySlug.get(slug);
+    if (!field) throw AppError.validation(`data.${slug}`, 'is not a field of this table');
+    if (isEmptyValue(value)) {
+      if (field.isRequired) throw AppError.validation(`data.${slug}`, 'is required');
+      values.set(field, value === null || value === undefined ? null : normalizeOrFail(field, value));
+      continue;
+    }
+    values.set(field, normalizeOrFail(field, value));
+  }
+  if (mode === 'create') {
+    for (const field of fields) {
+      if (field.isRequired && !values.has(field)) throw AppError.validation(`data.${field.slug}`, 'is required');
+    }
+  }
+  return values;
+}
+
+function normalizeOrFail(field: Field, value: unknown): unknown {
+  try {
+    return normalizeValue(field, value);
+  } catch (error) {
+    if (error instanceof InvalidValue) throw AppError.validation(`data.${field.slug}`, error.message);
+    throw error;
+  }
+}

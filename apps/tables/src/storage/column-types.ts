@@ -1,0 +1,45 @@
+import type { FieldType } from '@contracts';
+
+/** Text kinds compare bytewise (COLLATE "C"), so a prefix index orders exactly like the full value. */
+const TEXT = 'text COLLATE "C"';
+
+/** Length of the indexed prefix of text values: btree entries must stay far below Postgres's ~2.7 kB limit. */
+export const TEXT_SORT_PREFIX = 200;
+
+export interface ColumnKind {
+  sqlType: string;
+  /** How the column is ordered and indexed; undefined: sortable but not indexed (rarely sorted, or too large). */
+  indexExpression?: (column: string) => string;
+  /** ORDER BY terms before the id tie-breaker. */
+  sortTerms: (column: string) => string[];
+  /** Select-list expression turning the stored value into its JSON form. */
+  selectExpression: (column: string) => string;
+}
+
+const plain = (column: string) => column;
+const prefix = (column: string) => `left(${column}, ${TEXT_SORT_PREFIX})`;
+
+const SCALAR: ColumnKind = { sqlType: '', indexExpression: plain, sortTerms: (c) => [c], selectExpression: plain };
+const TEXTUAL: ColumnKind = {
+  sqlType: TEXT,
+  indexExpression: prefix,
+  // The prefix matches the index; the full value settles rows whose first 200 characters are equal.
+  sortTerms: (c) => [prefix(c), c],
+  selectExpression: plain,
+};
+
+export const COLUMN_KINDS: Record<FieldType, ColumnKind> = {
+  text: TEXTUAL,
+  long_text: { ...TEXTUAL, indexExpression: undefined },
+  email: TEXTUAL,
+  url: TEXTUAL,
+  phone: TEXTUAL,
+  select: TEXTUAL,
+  number: { ...SCALAR, sqlType: 'numeric', selectExpression: (c) => `${c}::float8` },
+  currency: { ...SCALAR, sqlType: 'numeric', selectExpression: (c) => `${c}::float8` },
+  date: { ...SCALAR, sqlType: 'date', selectExpression: (c) => `to_char(${c}, 'YYYY-MM-DD')` },
+  datetime: { ...SCALAR, sqlType: 'timestamptz' },
+  checkbox: { ...SCALAR, sqlType: 'boolean' },
+  multi_select: { ...SCALAR, sqlType: 'text[] COLLATE "C"', indexExpression: undefined },
+  attachment: { ...SCALAR, sqlType: 'jsonb', indexExpression: undefined },
+};
