@@ -71,7 +71,7 @@ function scalar(condition: Condition, col: string, params: SqlParameters): strin
  * server-generated field columns, operators from a fixed table, and every value is a bind parameter.
  */
 export function compileFilter(node: FilterNode, params: SqlParameters): string {
-  if (node.kind === 'and' || node.kind === 'or') {
+  if (node.kind !== 'condition') {
     const parts = node.items.map((item) => compileFilter(item, params));
     return `(${parts.join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
   }
