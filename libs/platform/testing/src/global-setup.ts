@@ -4,7 +4,18 @@ import { resolve } from 'node:path';
 export default async function globalSetup(): Promise<void> {
   const root = resolve(__dirname, '../../../..');
   const { launchTestStack } = require(resolve(root, 'dist/libs/platform/testing/src/stack-launcher.js'));
-  const stack = await launchTestStack();
+  const { startTestDnsServer } = require(resolve(root, 'dist/libs/platform/testing/src/test-dns/index.js'));
+  // The domains service resolves through a loopback DNS server whose answers tests set through Redis.
+  const dns = await startTestDnsServer();
+  process.env.DNS_SERVERS = dns.servers;
+  const stack = await launchTestStack().catch(async (error: unknown) => {
+    await dns.close();
+    throw error;
+  });
   process.env.TEST_STACK_STATE = stack.stateFile;
-  (globalThis as { __testStack?: { stop(): Promise<void> } }).__testStack = stack;
+  const stop = async (): Promise<void> => {
+    await stack.stop();
+    await dns.close();
+  };
+  (globalThis as { __testStack?: { stop(): Promise<void> } }).__testStack = { stop };
 }
