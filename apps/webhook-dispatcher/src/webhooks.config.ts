@@ -1,5 +1,83 @@
-import { ServiceConfig } from '@platform/config';
+import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBooleanString, IsDurationList, IsUrlWithScheme, ServiceConfig } from '@platform/config';
+import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
+/** What both processes of the app read: the API with the event consumer, and the delivery worker. */
 export class WebhooksConfig extends ServiceConfig {
   override HEALTH_PORT = 9103;
+
+  @IsUrlWithScheme(['redis', 'rediss'])
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** 32 bytes, base64 or hex; encrypts webhook secrets at rest. Required in production. */
+  @IsSecretEncryptionKey()
+  SECRET_ENCRYPTION_KEY = '';
+
+  /** Lets webhooks target loopback and private networks: local development and tests only. */
+  @IsBooleanString()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+
+  /** The BullMQ queue deliveries go through; BullMQ ids may not contain ':'. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,100}$/, { message: 'must be 1..100 letters, digits, _ or -' })
+  WEBHOOK_QUEUE = 'webhook-deliveries';
+
+  /** Per-request deadline of a delivery: connect, headers and body together. */
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  WEBHOOK_TIMEOUT_MS = 30_000;
+
+  /** The delays before retries 1..5, after the previous failure. */
+  @IsDurationList()
+  WEBHOOK_RETRY_DELAYS = '1m,5m,30m,2h,24h';
+
+  get allowPrivateTargets(): boolean {
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+}
+
+/** The API process: request-reply handlers, plus the JetStream consumer unless turned off. */
+export class WebhooksApiConfig extends WebhooksConfig {
+  /** Runs the durable JetStream consumer in this process; turn off to run API replicas without it. */
+  @IsBooleanString()
+  WEBHOOK_CONSUMER_ENABLED = 'true';
+
+  /** The durable consumer's name on the EVENTS stream; every consumer process of one system shares it. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,100}$/, { message: 'must be 1..100 letters, digits, _ or -' })
+  WEBHOOK_CONSUMER_NAME = 'webhook-dispatcher';
+
+  /** The test endpoint waits for the receiver, so its deadline must fit in the gateway's request timeout. */
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  WEBHOOK_TEST_TIMEOUT_MS = 9_000;
+
+  get consumerEnabled(): boolean {
+    return this.WEBHOOK_CONSUMER_ENABLED === 'true';
+  }
+}
+
+/** The delivery worker process. */
+export class WebhooksWorkerConfig extends WebhooksConfig {
+  override HEALTH_PORT = 9104;
+
+  /** Deliveries in flight at once in one worker process. */
+  @IsInt()
+  @Min(1)
+  @Max(5_000)
+  WEBHOOK_WORKER_CONCURRENCY = 200;
+
+  /** How long a job stays locked to a worker without renewal; a killed worker's jobs come back after it. */
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  WEBHOOK_JOB_LOCK_MS = 30_000;
+
+  /** How often the worker looks for jobs whose worker died. */
+  @IsInt()
+  @Min(200)
+  @Max(600_000)
+  WEBHOOK_STALLED_CHECK_MS = 30_000;
 }

@@ -1,14 +1,26 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceCoreModule } from '@platform/service';
-import { WebhooksConfig } from './webhooks.config';
+import { NatsConnectionModule, ServiceCoreModule } from '@platform/service';
+import { DispatcherCoreModule } from './dispatcher-core.module';
+import { EventFanOut } from './dispatch/event-fan-out';
+import { QueueDepthReporter } from './delivery/queue-depth.reporter';
+import { WebhooksApiConfig } from './webhooks.config';
 import { WEBHOOKS_SCHEMA } from './webhooks-schema';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksService } from './webhooks/webhooks.service';
 
+/** The API process: webhook management over NATS request-reply, and the event fan-out unless turned off. */
 @Module({})
 export class WebhooksModule {
-  static forRoot(config: WebhooksConfig): DynamicModule {
+  static forRoot(config: WebhooksApiConfig): DynamicModule {
     return {
       module: WebhooksModule,
-      imports: [ServiceCoreModule.forRoot({ name: 'webhook-dispatcher', config, database: { schema: WEBHOOKS_SCHEMA } })],
+      imports: [
+        ServiceCoreModule.forRoot({ name: 'webhooks', config, database: { schema: WEBHOOKS_SCHEMA } }),
+        DispatcherCoreModule.forRoot(config),
+        ...(config.consumerEnabled ? [NatsConnectionModule.forRoot('webhooks')] : []),
+      ],
+      controllers: [WebhooksController],
+      providers: [WebhooksService, QueueDepthReporter, ...(config.consumerEnabled ? [EventFanOut] : [])],
     };
   }
 }

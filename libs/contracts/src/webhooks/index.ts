@@ -1,1 +1,6 @@
-export {};
+export * from './webhooks.patterns';
+export * from './webhook-views';
+export * from './webhook-headers';
+export * from './webhook-signature';
+export * from './webhook-url.validator';
+export * from './webhook.dto';

@@ -1,0 +1,17 @@
+import { counter, gauge, histogram } from '@platform/service';
+
+export const deliveryOutcomes = counter(
+  'webhook_deliveries_total',
+  'Delivery attempts by outcome: success, failure (will retry), exhausted (last attempt failed), skipped (webhook disabled or gone), test',
+  ['outcome'],
+);
+
+export const attemptDuration = histogram('webhook_attempt_duration_seconds', 'Time from the start of a delivery attempt to its outcome', ['success'], [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+]);
+
+export const queueDepth = gauge('webhook_queue_jobs', 'Delivery jobs in the queue by state', ['state']);
+
+export const eventsConsumed = counter('webhook_events_consumed_total', 'Events read from JetStream by the fan-out consumer', ['outcome']);
+
+export const jobsEnqueued = counter('webhook_jobs_enqueued_total', 'Delivery jobs added by the fan-out consumer');

@@ -1,0 +1,53 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { parseDurationList } from '@platform/config';
+import { Readiness } from '@platform/service';
+import { Job, Worker } from 'bullmq';
+import type IORedis from 'ioredis';
+import { WebhooksWorkerConfig } from '../webhooks.config';
+import { DeliveryJob, retryDelay } from './delivery-job';
+import { DeliveryProcessor } from './delivery.processor';
+import { redisConnection } from './delivery-queue';
+
+/** The BullMQ worker of the delivery queue, with the retry schedule as its custom backoff. */
+@Injectable()
+export class DeliveryWorker implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DeliveryWorker');
+  private worker?: Worker<DeliveryJob>;
+  private redis?: IORedis;
+
+  constructor(
+    private readonly processor: DeliveryProcessor,
+    private readonly config: WebhooksWorkerConfig,
+    private readonly readiness: Readiness,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('worker', async () => {
+      if (!this.worker?.isRunning()) throw new Error('worker not running');
+      await this.redis?.ping();
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    const config = this.config;
+    const delays = parseDurationList(config.WEBHOOK_RETRY_DELAYS) as number[];
+    this.redis = redisConnection(config.REDIS_URL, 'worker');
+    this.worker = new Worker<DeliveryJob>(config.WEBHOOK_QUEUE, (job: Job<DeliveryJob>) => this.processor.attempt(job), {
+      connection: this.redis,
+      concurrency: config.WEBHOOK_WORKER_CONCURRENCY,
+      lockDuration: config.WEBHOOK_JOB_LOCK_MS,
+      stalledInterval: config.WEBHOOK_STALLED_CHECK_MS,
+      // A job whose worker died goes back to the queue; only a job that keeps killing workers is given up.
+      maxStalledCount: 5,
+      settings: { backoffStrategy: (attemptsMade: number) => retryDelay(delays, attemptsMade) },
+    });
+    this.worker.on('error', (error) => this.logger.error({ err: error }, 'delivery worker error'));
+    this.logger.log({ queue: config.WEBHOOK_QUEUE, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, delays }, 'delivery worker started');
+  }
+
+  /** Finishes the attempts in flight (bounded by the delivery timeout), then lets go of Redis. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+    this.redis?.disconnect();
+  }
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { signWebhookBody } from '@contracts';
+import { request } from 'undici';
+import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
+import { PinnedAgents } from './pinned-agents';
+
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export interface WebhookRequest {
+  url: string;
+  secret: string;
+  /** The exact bytes that are signed and sent. */
+  body: string;
+  eventType: string;
+  eventId: string;
+  timeoutMs: number;
+  /** Keep the first 4 KiB of the answer (the test endpoint shows it). */
+  captureResponse?: boolean;
+}
+
+export interface WebhookOutcome {
+  deliveryId: string;
+  startedAt: Date;
+  /** 0 when no response arrived. */
+  statusCode: number;
+  durationMs: number;
+  success: boolean;
+  errorMessage?: string;
+  responseBody: string;
+}
+
+/** Signs and POSTs one webhook request: checked address only, no redirects, one deadline for it all. */
+export class WebhookSender {
+  constructor(
+    private readonly resolver: TargetResolver,
+    private readonly agents: PinnedAgents,
+  ) {}
+
+  async send(webhook: WebhookRequest): Promise<WebhookOutcome> {
+    const deliveryId = randomUUID();
+    const startedAt = new Date();
+    const started = performance.now();
+    const signal = AbortSignal.timeout(webhook.timeoutMs);
+    const elapsed = () => Math.round(performance.now() - started);
+    let statusCode = 0;
+    try {
+      const url = new URL(webhook.url);
+      const target = await this.resolver.resolve(url);
+      if (signal.aborted) throw signal.reason;
+      const response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agents.for(url.origin, target),
+        signal,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'org-data-platform-webhooks/1',
+          'x-webhook-signature': signWebhookBody(webhook.secret, webhook.body),
+          'x-webhook-event': webhook.eventType,
+          'x-webhook-id': webhook.eventId,
+          'x-webhook-delivery': deliveryId,
+          'x-webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+        },
+        body: webhook.body,
+      });
+      statusCode = response.statusCode;
+      const responseBody = webhook.captureResponse ? await readPrefix(response.body, RESPONSE_BODY_LIMIT) : (await response.body.dump(), '');
+      const success = statusCode >= 200 && statusCode < 300;
+      return {
+        deliveryId,
+        startedAt,
+        statusCode,
+        durationMs: elapsed(),
+        success,
+        responseBody,
+        ...(success ? {} : { errorMessage: describeStatus(statusCode) }),
+      };
+    } catch (error) {
+      return { deliveryId, startedAt, statusCode, durationMs: elapsed(), success: false, responseBody: '', errorMessage: describeError(error, signal, webhook.timeoutMs) };
+    }
+  }
+}
+
+function describeStatus(status: number): string {
+  if (status >= 300 && status < 400) return `Receiver answered ${status}; redirects are not followed`;
+  return `Receiver answered ${status}`;
+}
+
+function describeError(error: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return `Timed out after ${timeoutMs} ms`;
+  if (error instanceof TargetRefusedError) return `Target refused: ${error.message}`;
+  const { code, message } = error as { code?: string; message?: string };
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const detail = code ?? cause?.code;
+  return `Request failed${detail ? ` (${detail})` : ''}: ${cause?.message ?? message ?? 'unknown error'}`.slice(0, 500);
+}
+
+/** Reads at most `limit` bytes of a body, then drops the rest of it. */
+async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) break;
+  }
+  body.destroy();
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, limit));
+}

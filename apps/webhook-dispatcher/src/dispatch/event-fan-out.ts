@@ -1,0 +1,127 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
+import { NATS_CONNECTION } from '@platform/service';
+import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, NatsConnection, nanos } from 'nats';
+import { deliveryJob } from '../delivery/delivery-job';
+import { eventsConsumed, jobsEnqueued } from '../delivery/delivery-metrics';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { WebhooksApiConfig } from '../webhooks.config';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { parseEvent } from './event-envelope';
+
+const MAX_BATCH = 500;
+const ACK_WAIT_MS = 60_000;
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
+/**
+ * The durable JetStream consumer: reads events, adds one delivery job per matching active webhook, and
+ * acks only once the jobs are stored. Several processes share the durable consumer; the job id from event
+ * and webhook drops the duplicate of a redelivered event. Messages that arrive while a batch is being
+ * stored form the next batch, so the batch size follows the load.
+ */
+@Injectable()
+export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('EventFanOut');
+  private messages?: ConsumerMessages;
+  private reading?: Promise<void>;
+  private pending: JsMsg[] = [];
+  private flushing?: Promise<void>;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveryQueue: DeliveryQueue,
+    private readonly config: WebhooksApiConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const durable = this.config.WEBHOOK_CONSUMER_NAME;
+    const jsm = await this.nc.jetstreamManager();
+    await jsm.consumers.info(EVENTS_STREAM, durable).catch(() =>
+      jsm.consumers
+        .add(EVENTS_STREAM, {
+          durable_name: durable,
+          ack_policy: AckPolicy.Explicit,
+          // A new consumer starts at the present: the past was never promised to webhooks that exist now.
+          deliver_policy: DeliverPolicy.New,
+          filter_subject: `${EVENTS_SUBJECT_PREFIX}.>`,
+          ack_wait: nanos(ACK_WAIT_MS),
+          max_ack_pending: 20_000,
+        })
+        .catch(async (error: Error) => {
+          // Another replica created it first.
+          await jsm.consumers.info(EVENTS_STREAM, durable).catch(() => Promise.reject(error));
+        }),
+    );
+    const consumer = await this.nc.jetstream().consumers.get(EVENTS_STREAM, durable);
+    this.messages = await consumer.consume({ max_messages: 2 * MAX_BATCH });
+    this.reading = this.read(this.messages);
+    this.logger.log({ durable }, 'event fan-out consuming');
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.messages?.close().catch(() => undefined);
+    await this.reading;
+    await this.flushing;
+  }
+
+  private async read(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const message of messages) {
+        this.pending.push(message);
+        this.kick();
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'event consumer stopped');
+    }
+  }
+
+  /** Starts storing what is pending unless a batch is being stored; that one's end picks up the rest. */
+  private kick(): void {
+    if (this.flushing) return;
+    this.flushing = this.flush().finally(() => {
+      this.flushing = undefined;
+      if (this.pending.length > 0) this.kick();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      await this.fanOut(this.pending.splice(0, MAX_BATCH));
+    }
+  }
+
+  private async fanOut(batch: JsMsg[]): Promise<void> {
+    const events: Array<{ message: JsMsg; parsed: NonNullable<ReturnType<typeof parseEvent>> }> = [];
+    for (const message of batch) {
+      const parsed = parseEvent(message.data);
+      if (parsed) {
+        events.push({ message, parsed });
+      } else {
+        eventsConsumed.inc({ outcome: 'malformed' });
+        this.logger.warn({ subject: message.subject, seq: message.seq }, 'dropped a message that is not an event');
+        message.term('not an event');
+      }
+    }
+    if (events.length === 0) return;
+    try {
+      const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
+      const subscriptions = await this.webhooks.activeSubscriptions(organizations);
+      const jobs = events.flatMap(({ parsed: { event, body } }) =>
+        subscriptions
+          .filter((webhook) => webhook.organization_id === event.organization_id && webhook.events.includes(event.event))
+          .map((webhook) =>
+            deliveryJob({ eventId: event.id, eventType: event.event, organizationId: event.organization_id, webhookId: webhook.id, body }),
+          ),
+      );
+      if (jobs.length > 0) await this.deliveryQueue.queue.addBulk(jobs);
+      jobsEnqueued.inc(jobs.length);
+      eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);
+      for (const { message } of events) message.ack();
+    } catch (error) {
+      eventsConsumed.inc({ outcome: 'retry' }, events.length);
+      this.logger.warn({ err: error, events: events.length }, 'could not queue deliveries; the events come back');
+      for (const { message } of events) message.nak(RETRY_AFTER_FAILURE_MS);
+    }
+  }
+}

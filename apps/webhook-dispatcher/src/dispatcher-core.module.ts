@@ -1,0 +1,32 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DeliveryQueue } from './delivery/delivery-queue';
+import { PinnedAgents } from './delivery/pinned-agents';
+import { WebhookSender } from './delivery/webhook-sender';
+import { SecretCipher } from './secrets/secret-cipher';
+import { encryptionKeyFrom } from './secrets/secret-encryption-key';
+import { TargetResolver } from './targets/target-resolver';
+import { WebhooksConfig } from './webhooks.config';
+import { DeliveriesRepository } from './webhooks/deliveries.repository';
+import { WebhooksRepository } from './webhooks/webhooks.repository';
+
+/** What the API and the worker processes share: storage, the secret cipher, the sender and the queue. */
+@Module({})
+export class DispatcherCoreModule {
+  static forRoot(config: WebhooksConfig): DynamicModule {
+    const providers = [
+      { provide: WebhooksConfig, useValue: config },
+      { provide: SecretCipher, useFactory: () => new SecretCipher(encryptionKeyFrom(config)) },
+      { provide: TargetResolver, useFactory: () => new TargetResolver(config.allowPrivateTargets) },
+      { provide: PinnedAgents, useFactory: () => new PinnedAgents(config.WEBHOOK_TIMEOUT_MS) },
+      {
+        provide: WebhookSender,
+        inject: [TargetResolver, PinnedAgents],
+        useFactory: (resolver: TargetResolver, agents: PinnedAgents) => new WebhookSender(resolver, agents),
+      },
+      WebhooksRepository,
+      DeliveriesRepository,
+      DeliveryQueue,
+    ];
+    return { module: DispatcherCoreModule, global: true, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
+  }
+}

@@ -1,0 +1,23 @@
+import type { WebhookStatus } from '@contracts';
+
+/** A webhook row as the service reads it; the secret stays sealed until a request is signed. */
+export interface WebhookRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  failed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SealedWebhookRecord extends WebhookRecord {
+  secret_ciphertext: Buffer;
+}
+
+export function statusOf(webhook: Pick<WebhookRecord, 'active' | 'failed_at'>): WebhookStatus {
+  if (!webhook.active) return 'disabled';
+  return webhook.failed_at ? 'failed' : 'active';
+}

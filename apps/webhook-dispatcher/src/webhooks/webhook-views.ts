@@ -1,0 +1,54 @@
+import type { WebhookCreatedView, WebhookDeliveryView, WebhookUpdatedView, WebhookView } from '@contracts';
+import type { DeliveryRow } from './deliveries.repository';
+import { statusOf, WebhookRecord } from './webhook-record';
+
+export function createdView(webhook: WebhookRecord, secret: string): WebhookCreatedView {
+  return {
+    id: webhook.id,
+    name: webhook.name,
+    url: webhook.url,
+    events: webhook.events,
+    secret,
+    is_active: webhook.active,
+    created_at: webhook.created_at.toISOString(),
+  };
+}
+
+export function listView(webhook: WebhookRecord): WebhookView {
+  return {
+    id: webhook.id,
+    name: webhook.name,
+    url: webhook.url,
+    events: webhook.events,
+    active: webhook.active,
+    status: statusOf(webhook),
+    created_at: webhook.created_at.toISOString(),
+    updated_at: webhook.updated_at.toISOString(),
+  };
+}
+
+export function updatedView(webhook: WebhookRecord): WebhookUpdatedView {
+  return {
+    id: webhook.id,
+    name: webhook.name,
+    url: webhook.url,
+    events: webhook.events,
+    active: webhook.active,
+    status: statusOf(webhook),
+    updated_at: webhook.updated_at.toISOString(),
+  };
+}
+
+export function deliveryView(row: DeliveryRow): WebhookDeliveryView {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    attempt: row.attempt,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    success: row.success,
+    ...(row.error_message === null ? {} : { error_message: row.error_message }),
+    created_at: row.created_at.toISOString(),
+  };
+}
