@@ -10,7 +10,7 @@ const shared = { rootDir: __dirname, testEnvironment: 'node', transform, moduleN
 module.exports = {
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/tests/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'e2e',
