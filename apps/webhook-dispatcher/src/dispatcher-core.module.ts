@@ -4,6 +4,7 @@ import { PinnedAgents } from './delivery/pinned-agents';
 import { WebhookSender } from './delivery/webhook-sender';
 import { SecretCipher } from './secrets/secret-cipher';
 import { encryptionKeyFrom } from './secrets/secret-encryption-key';
+import { serverLookup, systemLookup } from './targets/host-lookup';
 import { TargetResolver } from './targets/target-resolver';
 import { WebhooksConfig } from './webhooks.config';
 import { DeliveriesRepository } from './webhooks/deliveries.repository';
@@ -16,7 +17,11 @@ export class DispatcherCoreModule {
     const providers = [
       { provide: WebhooksConfig, useValue: config },
       { provide: SecretCipher, useFactory: () => new SecretCipher(encryptionKeyFrom(config)) },
-      { provide: TargetResolver, useFactory: () => new TargetResolver(config.allowPrivateTargets) },
+      {
+        provide: TargetResolver,
+        useFactory: () =>
+          new TargetResolver(config.allowPrivateTargets, config.dnsServers.length > 0 ? serverLookup(config.dnsServers) : systemLookup),
+      },
       { provide: PinnedAgents, useFactory: () => new PinnedAgents(config.WEBHOOK_TIMEOUT_MS) },
       {
         provide: WebhookSender,

@@ -1,4 +1,4 @@
-import { IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { IsBooleanString, IsDurationList, IsUrlWithScheme, ServiceConfig } from '@platform/config';
 import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
@@ -17,6 +17,11 @@ export class WebhooksConfig extends ServiceConfig {
   @IsBooleanString()
   WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
 
+  /** DNS servers (`ip:port`, comma-separated) to resolve webhook hosts with; empty means the system resolver. */
+  @IsOptional()
+  @Matches(/^$|^[^,\s]+(,[^,\s]+)*$/, { message: 'must be a comma list of ip:port' })
+  WEBHOOK_DNS_SERVERS = '';
+
   /** The BullMQ queue deliveries go through; BullMQ ids may not contain ':'. */
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,100}$/, { message: 'must be 1..100 letters, digits, _ or -' })
@@ -34,6 +39,10 @@ export class WebhooksConfig extends ServiceConfig {
 
   get allowPrivateTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+
+  get dnsServers(): string[] {
+    return this.WEBHOOK_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean);
   }
 }
 

@@ -1,18 +1,8 @@
-import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import { blockedAddressReason } from './address-policy';
+import { HostLookup, ResolvedAddress, systemLookup } from './host-lookup';
 
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** Resolves a host name to all its addresses. */
-export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
-
-/** The system resolver (hosts file included), as an HTTP client would see it. */
-export const systemLookup: HostLookup = async (hostname) =>
-  (await dns.lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+export type { HostLookup, ResolvedAddress } from './host-lookup';
 
 /** A target the service will not call; the message is safe to show to the webhook's owner. */
 export class TargetRefusedError extends Error {

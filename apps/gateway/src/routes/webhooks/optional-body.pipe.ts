@@ -1,0 +1,22 @@
+import { Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppError, validationErrorFrom } from '@platform/errors';
+
+/**
+ * A body the route may go without (no body at all reads as `{}`), checked like any other when present.
+ * The route declares its parameter with a union type so the global pipe leaves it to this one.
+ */
+@Injectable()
+export class OptionalBodyPipe<T extends object> implements PipeTransform<unknown, T> {
+  constructor(private readonly type: new () => T) {}
+
+  transform(value: unknown): T {
+    if (value === undefined || value === null || value === '') return new this.type();
+    if (typeof value !== 'object' || Array.isArray(value)) throw AppError.validation('body', 'must be a JSON object');
+    const instance = plainToInstance(this.type, value);
+    const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+    if (errors.length > 0) throw validationErrorFrom(errors);
+    return instance;
+  }
+}

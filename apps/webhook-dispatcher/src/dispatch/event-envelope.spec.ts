@@ -1,0 +1,30 @@
+import { parseEvent } from './event-envelope';
+
+const event = {
+  id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+  event: 'member.invited',
+  timestamp: '2026-11-21T10:00:00.000Z',
+  organization_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  data: { member_id: 'm', email: 'a@example.com', role: 'member' },
+};
+const bytes = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
+
+describe('parseEvent', () => {
+  it('answers the payload receivers get, with exactly the contract fields in order', () => {
+    const parsed = parseEvent(bytes({ extra: 1, ...event }));
+    expect(parsed?.event).toEqual(event);
+    expect(parsed?.body).toBe(JSON.stringify(event));
+    expect(Object.keys(JSON.parse(parsed!.body))).toEqual(['id', 'event', 'timestamp', 'organization_id', 'data']);
+  });
+
+  it.each([
+    ['not JSON', '{'],
+    ['an array', [event]],
+    ['no id', { ...event, id: undefined }],
+    ['a non-UUID id', { ...event, id: 'abc' }],
+    ['a non-UUID organization', { ...event, organization_id: 'org' }],
+    ['no kind', { ...event, event: 5 }],
+  ])('drops %s', (_what, value) => {
+    expect(parseEvent(bytes(value))).toBeUndefined();
+  });
+});
