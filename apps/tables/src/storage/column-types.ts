@@ -8,6 +8,8 @@ export const TEXT_SORT_PREFIX = 200;
 
 export interface ColumnKind {
   sqlType: string;
+  /** Type of a bind parameter written to the column. */
+  castType: string;
   /** How the column is ordered and indexed; undefined: sortable but not indexed (rarely sorted, or too large). */
   indexExpression?: (column: string) => string;
   /** ORDER BY terms before the id tie-breaker. */
@@ -19,9 +21,10 @@ export interface ColumnKind {
 const plain = (column: string) => column;
 const prefix = (column: string) => `left(${column}, ${TEXT_SORT_PREFIX})`;
 
-const SCALAR: ColumnKind = { sqlType: '', indexExpression: plain, sortTerms: (c) => [c], selectExpression: plain };
+const SCALAR: ColumnKind = { sqlType: '', castType: '', indexExpression: plain, sortTerms: (c) => [c], selectExpression: plain };
 const TEXTUAL: ColumnKind = {
   sqlType: TEXT,
+  castType: 'text',
   indexExpression: prefix,
   // The prefix matches the index; the full value settles rows whose first 200 characters are equal.
   sortTerms: (c) => [prefix(c), c],
@@ -35,11 +38,11 @@ export const COLUMN_KINDS: Record<FieldType, ColumnKind> = {
   url: TEXTUAL,
   phone: TEXTUAL,
   select: TEXTUAL,
-  number: { ...SCALAR, sqlType: 'numeric', selectExpression: (c) => `${c}::float8` },
-  currency: { ...SCALAR, sqlType: 'numeric', selectExpression: (c) => `${c}::float8` },
-  date: { ...SCALAR, sqlType: 'date', selectExpression: (c) => `to_char(${c}, 'YYYY-MM-DD')` },
-  datetime: { ...SCALAR, sqlType: 'timestamptz' },
-  checkbox: { ...SCALAR, sqlType: 'boolean' },
-  multi_select: { ...SCALAR, sqlType: 'text[] COLLATE "C"', indexExpression: undefined },
-  attachment: { ...SCALAR, sqlType: 'jsonb', indexExpression: undefined },
+  number: { ...SCALAR, sqlType: 'numeric', castType: 'numeric', selectExpression: (c) => `${c}::float8` },
+  currency: { ...SCALAR, sqlType: 'numeric', castType: 'numeric', selectExpression: (c) => `${c}::float8` },
+  date: { ...SCALAR, sqlType: 'date', castType: 'date', selectExpression: (c) => `to_char(${c}, 'YYYY-MM-DD')` },
+  datetime: { ...SCALAR, sqlType: 'timestamptz', castType: 'timestamptz' },
+  checkbox: { ...SCALAR, sqlType: 'boolean', castType: 'boolean' },
+  multi_select: { ...SCALAR, sqlType: 'text[] COLLATE "C"', castType: 'text[]', indexExpression: undefined },
+  attachment: { ...SCALAR, sqlType: 'jsonb', castType: 'jsonb', indexExpression: undefined },
 };

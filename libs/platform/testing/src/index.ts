@@ -4,3 +4,4 @@ export * from './api-client';
 export * from './admin-cli';
 export * from './extra-process';
 export * from './eventually';
+export * from './openapi-validate';

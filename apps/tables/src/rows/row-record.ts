@@ -1,0 +1,34 @@
+import type { RowView } from '@contracts';
+import type { Field } from '../fields/field';
+import { COLUMN_KINDS } from '../storage/column-types';
+import { ident } from '../storage/identifiers';
+
+/** The select list of a rows table: system columns, then every field in its JSON form under its column name. */
+export function rowSelectList(fields: readonly Field[]): string {
+  const columns = fields.map((field) => `${COLUMN_KINDS[field.fieldType].selectExpression(ident(field.column))} AS ${ident(field.column)}`);
+  return ['id', 'created_at', 'updated_at', ...columns].join(', ');
+}
+
+export type RowRecord = Record<string, unknown> & { id: string; created_at: Date; updated_at: Date };
+
+/** Every field of the table appears in `data`, null when unset. */
+export function rowData(fields: readonly Field[], record: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const field of fields) data[field.slug] = record[field.column] ?? null;
+  return data;
+}
+
+export function rowView(fields: readonly Field[], record: RowRecord): RowView {
+  return {
+    id: record.id,
+    data: rowData(fields, record),
+    created_at: record.created_at.toISOString(),
+    updated_at: record.updated_at.toISOString(),
+  };
+}
+
+/** A normalized value as a bind parameter of its column's type. */
+export function columnParameter(field: Field, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  return field.fieldType === 'attachment' ? JSON.stringify(value) : value;
+}

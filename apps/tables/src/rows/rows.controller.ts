@@ -1,0 +1,42 @@
+import { Controller, UseInterceptors } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ServiceReplyInterceptor } from '@platform/messaging';
+import { RowRef, ServiceRequest, TableRef, TablesPatterns } from '@contracts';
+import { RowListParams, RowsService } from './rows.service';
+
+type RowData = { data: Record<string, unknown> };
+
+/**
+ * The reply interceptor is bound here, as an instance: bootstrapService registers the NATS listeners before
+ * the app initializes and before it adds the global one, so neither a class nor the global one would apply.
+ */
+@UseInterceptors(new ServiceReplyInterceptor())
+@Controller()
+export class RowsController {
+  constructor(private readonly rows: RowsService) {}
+
+  @MessagePattern(TablesPatterns.listRows)
+  list(@Payload() request: ServiceRequest<TableRef & RowListParams>) {
+    return this.rows.list(request.org.id, request.params.tableId, request.params);
+  }
+
+  @MessagePattern(TablesPatterns.getRow)
+  get(@Payload() request: ServiceRequest<RowRef>) {
+    return this.rows.get(request.org.id, request.params.tableId, request.params.rowId);
+  }
+
+  @MessagePattern(TablesPatterns.createRow)
+  create(@Payload() request: ServiceRequest<TableRef & RowData>) {
+    return this.rows.create(request.org.id, request.params.tableId, request.params.data);
+  }
+
+  @MessagePattern(TablesPatterns.updateRow)
+  update(@Payload() request: ServiceRequest<RowRef & RowData>) {
+    return this.rows.update(request.org.id, request.params.tableId, request.params.rowId, request.params.data);
+  }
+
+  @MessagePattern(TablesPatterns.removeRow)
+  remove(@Payload() request: ServiceRequest<RowRef>) {
+    return this.rows.remove(request.org.id, request.params.tableId, request.params.rowId);
+  }
+}

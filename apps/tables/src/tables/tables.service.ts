@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { CreateTableBody, ServiceResult, TableDetail, UpdateTableBody } from '@contracts';
+import { AppError } from '@platform/errors';
+import { writeToOutbox } from '@platform/persistence';
+import type { PoolClient } from 'pg';
+import type { Field } from '../fields/field';
+import { newField } from '../fields/field-definitions';
+import { validateFieldOptions } from '../fields/field-options';
+import { slugify } from '../fields/slug';
+import { compileFilter } from '../filter/filter-compiler';
+import { SqlParameters } from '../filter/sql-parameters';
+import { qualified, rowsTableName } from '../storage/identifiers';
+import { alterRowsTable, createRowsTable, dropRowsTable } from '../storage/rows-ddl';
+import { PG_UNIQUE_VIOLATION, pgCode, TablesDb } from '../storage/tables-db';
+import { tableEvent } from './table-events';
+import { tableDetail, tableListItem, UserTable } from './user-table';
+import { UserTableRepository } from './user-table.repository';
+import { UserTableCache } from './user-table.cache';
+
+const SCHEMA = 'tables';
+
+function tableSlug(name: string): string {
+  const slug = slugify(name);
+  if (!slug) throw AppError.validation('name', 'must contain at least one letter or digit');
+  return slug;
+}
+
+function duplicateTable(slug: string): AppError {
+  return AppError.conflict(`A table with the slug ${slug} already exists`);
+}
+
+/** Tables and their fields: metadata and the physical rows table change in one transaction with the event. */
+@Injectable()
+export class TablesService {
+  constructor(
+    private readonly db: TablesDb,
+    private readonly tables: UserTableRepository,
+    private readonly cache: UserTableCache,
+  ) {}
+
+  async list(organizationId: string, page: number, limit: number): Promise<ServiceResult> {
+    const { tables, total } = await this.tables.page(organizationId, limit, (page - 1) * limit);
+    return { data: tables.map(tableListItem), pagination: { page, limit, total } };
+  }
+
+  async get(organizationId: string, tableId: string): Promise<ServiceResult<TableDetail>> {
+    const table = await this.tables.find(organizationId, tableId);
+    if (!table) throw AppError.notFound('Table');
+    return { data: tableDetail(table) };
+  }
+
+  async create(organizationId: string, body: CreateTableBody): Promise<ServiceResult<TableDetail>> {
+    const slug = tableSlug(body.name);
+    const taken = new Set<string>();
+    const fields = body.fields.map((input, i) => newField(input, `fields[${i}]`, taken));
+    const id = randomUUID();
+    const storageName = rowsTableName(id);
+    const created = { id, organizationId, name: body.name, slug, description: body.description ?? null, icon: body.icon ?? null, storageName };
+    await this.uniqueSlug(slug, () =>
+      this.db.transaction(async (client) => {
+        if (!(await this.tables.insert(client, created))) throw duplicateTable(slug);
+        await this.tables.insertFields(client, id, fields);
+        await createRowsTable(client, id, storageName, fields);
+        await writeToOutbox(client, SCHEMA, [tableEvent('table.created', created)]);
+      }),
+    );
+    return this.get(organizationId, id);
+  }
+
+  async update(organizationId: string, tableId: string, body: UpdateTableBody): Promise<ServiceResult<TableDetail>> {
+    let slug = '';
+    await this.uniqueSlug(() => slug, () =>
+      this.db.transaction(async (client) => {
+        const table = await this.tables.find(organizationId, tableId, client, 'update');
+        if (!table) throw AppError.notFound('Table');
+        const name = body.name ?? table.name;
+        slug = body.name === undefined ? table.slug : tableSlug(name);
+        if (slug !== table.slug && (await this.tables.slugTaken(client, organizationId, slug, table.id))) throw duplicateTable(slug);
+        const { removed, added, changed } = await this.planFieldChanges(client, table, body);
+        await this.tables.deleteFields(client, removed.map((field) => field.id));
+        for (const field of changed) await this.tables.updateField(client, field);
+        await this.tables.insertFields(client, table.id, added);
+        await alterRowsTable(client, table.storageName, removed, added);
+        const next = {
+          id: table.id,
+          organizationId,
+          name,
+          slug,
+          description: body.description === undefined ? table.description : body.description,
+          icon: body.icon === undefined ? table.icon : body.icon,
+        };
+        await this.tables.touch(client, next);
+        await writeToOutbox(client, SCHEMA, [tableEvent('table.updated', next)]);
+      }),
+    );
+    this.cache.forget(tableId);
+    return this.get(organizationId, tableId);
+  }
+
+  async remove(organizationId: string, tableId: string): Promise<ServiceResult> {
+    await this.db.transaction(async (client) => {
+      const table = await this.tables.find(organizationId, tableId, client, 'update');
+      if (!table) throw AppError.notFound('Table');
+      await dropRowsTable(client, table.storageName);
+      await this.tables.delete(client, table.id);
+      await writeToOutbox(client, SCHEMA, [tableEvent('table.deleted', table)]);
+    });
+    this.cache.forget(tableId);
+    return { message: 'Table deleted' };
+  }
+
+  /** Checks a PATCH's `fields` and `remove_fields` against the table as it is, in the contract's terms. */
+  private async planFieldChanges(client: PoolClient, table: UserTable, body: UpdateTableBody) {
+    const byId = new Map(table.fields.map((field) => [field.id, field]));
+    const removedIds = new Set<string>();
+    (body.remove_fields ?? []).forEach((id, i) => {
+      if (!byId.has(id.toLowerCase())) throw AppError.validation(`remove_fields[${i}]`, 'is not a field of this table');
+      removedIds.add(id.toLowerCase());
+    });
+    const removed = table.fields.filter((field) => removedIds.has(field.id));
+    const kept = table.fields.filter((field) => !removedIds.has(field.id));
+    const taken = new Set(kept.map((field) => field.slug));
+    const added: Field[] = [];
+    const changed: Field[] = [];
+    const seen = new Set<string>();
+    for (const [i, input] of (body.fields ?? []).entries()) {
+      const path = `fields[${i}]`;
+      if (input.id === undefined) {
+        const field = newField(input, path, taken);
+        if (field.isRequired && table.rowCount > 0) {
+          throw AppError.validation(`${path}.is_required`, 'a required field cannot be added to a table that has rows');
+        }
+        added.push(field);
+        continue;
+      }
+      const id = input.id.toLowerCase();
+      const current = byId.get(id);
+      if (!current || removedIds.has(id)) throw AppError.validation(`${path}.id`, 'is not a field of this table');
+      if (seen.has(id)) throw AppError.validation(`${path}.id`, 'appears twice');
+      seen.add(id);
+      if (input.field_type !== undefined && input.field_type !== current.fieldType) {
+        throw AppError.validation(`${path}.field_type`, 'cannot change');
+      }
+      const options = input.options === undefined ? current.options : validateFieldOptions(current.fieldType, { ...current.options, ...input.options }, `${path}.options`);
+      const field: Field = { ...current, name: input.name ?? current.name, isRequired: input.is_required ?? current.isRequired, options };
+      if (field.isRequired && !current.isRequired && (await this.hasEmptyValues(client, table, field))) {
+        throw AppError.validation(`${path}.is_required`, 'some rows have no value for this field');
+      }
+      changed.push(field);
+    }
+    return { removed, added, changed };
+  }
+
+  private async hasEmptyValues(client: PoolClient, table: UserTable, field: Field): Promise<boolean> {
+    const params = new SqlParameters();
+    const empty = compileFilter({ kind: 'condition', target: { kind: 'field', field }, operator: 'is_empty', value: true }, params);
+    const { rowCount } = await client.query(`SELECT 1 FROM ${qualified(table.storageName)} WHERE ${empty} LIMIT 1`, params.values);
+    return Boolean(rowCount);
+  }
+
+  /** Two concurrent writers of the same slug: the loser's unique violation becomes the contract's CONFLICT. */
+  private async uniqueSlug<T>(slug: string | (() => string), work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (pgCode(error) === PG_UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'user_tables_organization_id_slug_key') {
+        throw duplicateTable(typeof slug === 'string' ? slug : slug());
+      }
+      throw error;
+    }
+  }
+}
