@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { admin, ApiClient, apiClient, createTestOrg } from '@platform/testing';
+import { admin, ApiClient, apiClient, createTestOrg, startProcess } from '@platform/testing';
 
 interface SlotIn {
   day_of_week: unknown;
@@ -195,6 +195,17 @@ describe('atomic replace', () => {
 });
 
 describe('concurrent replaces of one organization', () => {
+  let secondInstance: Awaited<ReturnType<typeof startProcess>>;
+
+  beforeAll(async () => {
+    // A second calendar process in the same queue group: the parallel requests land on both.
+    secondInstance = await startProcess('calendar');
+  });
+
+  afterAll(async () => {
+    await secondInstance?.stop();
+  });
+
   it('leave exactly one of the submitted sets, never a mix', async () => {
     const { api } = await newOrgClient();
     const writers = 12;

@@ -37,7 +37,7 @@ export class AvailabilitySlotInput {
   @Matches(TIME_OF_DAY, { message: '$property must be a time HH:MM:SS from 00:00:00 to 23:59:59' })
   end_time!: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 100, pattern: APPOINTMENT_TYPE_ID.source })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, pattern: APPOINTMENT_TYPE_ID.source })
   @AsSent()
   @IsOptional()
   @IsString()
