@@ -114,9 +114,10 @@ export class TablesService {
   private async planFieldChanges(client: PoolClient, table: UserTable, body: UpdateTableBody) {
     const byId = new Map(table.fields.map((field) => [field.id, field]));
     const removedIds = new Set<string>();
-    (body.remove_fields ?? []).forEach((id, i) => {
-      if (!byId.has(id.toLowerCase())) throw AppError.validation(`remove_fields[${i}]`, 'is not a field of this table');
-      removedIds.add(id.toLowerCase());
+    (body.remove_fields ?? []).forEach((id: unknown, i) => {
+      const key = typeof id === 'string' ? id.toLowerCase() : '';
+      if (!byId.has(key)) throw AppError.validation(`remove_fields[${i}]`, 'is not the id of a field of this table');
+      removedIds.add(key);
     });
     const removed = table.fields.filter((field) => removedIds.has(field.id));
     const kept = table.fields.filter((field) => !removedIds.has(field.id));

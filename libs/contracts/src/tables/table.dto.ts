@@ -155,6 +155,5 @@ export class UpdateTableBody {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_FIELDS_PER_TABLE)
-  @IsUUID('all', { each: true })
   remove_fields?: string[];
 }
