@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { DomainEvent, eventSubject } from '@contracts';
+import { stackEnv } from '@platform/testing';
+import { connect, NatsConnection } from 'nats';
+
+/** Publishes events to the EVENTS stream the way the outbox relays do: subject per org and kind, msgID = event id. */
+export class EventPublisher {
+  private constructor(private readonly nc: NatsConnection) {}
+
+  static async connect(): Promise<EventPublisher> {
+    return new EventPublisher(await connect({ servers: stackEnv().NATS_URL }));
+  }
+
+  async publish(organizationId: string, kind: string, data: unknown = { sample: true }, id = randomUUID()): Promise<DomainEvent> {
+    const event: DomainEvent = { id, event: kind, timestamp: new Date().toISOString(), organization_id: organizationId, data };
+    await this.nc.jetstream().publish(eventSubject(organizationId, kind), new TextEncoder().encode(JSON.stringify(event)), { msgID: id });
+    return event;
+  }
+
+  async close(): Promise<void> {
+    await this.nc.close();
+  }
+}
