@@ -17,6 +17,11 @@ export class EventPublisher {
     return event;
   }
 
+  /** Publishes an event under a message id of the caller's choice, as a second publisher of the same event would. */
+  async publishAs(event: DomainEvent, msgID: string): Promise<void> {
+    await this.nc.jetstream().publish(eventSubject(event.organization_id, event.event), new TextEncoder().encode(JSON.stringify(event)), { msgID });
+  }
+
   async close(): Promise<void> {
     await this.nc.close();
   }

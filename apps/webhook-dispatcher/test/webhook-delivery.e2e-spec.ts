@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { verifyWebhookSignature } from '@contracts';
+import { admin, ApiClient, apiClient, createTestOrg, eventually, stackEnv } from '@platform/testing';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { deliveryJobId } from '../src/delivery/delivery-job';
+import { EventPublisher } from './event-publisher';
+import { Receiver } from './receiver';
+import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
+
+/** The stack runs with WEBHOOK_RETRY_DELAYS=200ms,400ms,600ms,800ms,1s. */
+const DELAYS = [200, 400, 600, 800, 1_000];
+const QUIET_MS = 1_500;
+
+describe('webhook delivery through the real stack', () => {
+  let orgId: string;
+  let api: ApiClient;
+  let receiver: Receiver;
+  let events: EventPublisher;
+
+  beforeAll(async () => {
+    const org = await createTestOrg();
+    orgId = org.orgId;
+    api = apiClient(org.key);
+    receiver = await Receiver.start();
+    events = await EventPublisher.connect();
+  });
+
+  afterAll(async () => {
+    await events.close();
+    await receiver.close();
+  });
+
+  it('POSTs the event, signed, with every contract header, once', async () => {
+    const path = uniquePath('signed');
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const event = await events.publish(orgId, 'row.created', { table_id: randomUUID(), table_name: 'Orders', row_id: randomUUID(), row_data: { total: 12.5, note: 'Zoë ✓' } });
+    const [hit] = await eventually(() => {
+      expect(receiver.at(path)).toHaveLength(1);
+      return receiver.at(path);
+    });
+    expect(hit.body.toString('utf8')).toBe(JSON.stringify(event));
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers['x-webhook-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verifyWebhookSignature(hook.secret, hit.body, hit.headers['x-webhook-signature'])).toBe(true);
+    expect(hit.headers['x-webhook-event']).toBe('row.created');
+    expect(hit.headers['x-webhook-id']).toBe(event.id);
+    expect(hit.headers['x-webhook-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Math.abs(Number(hit.headers['x-webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    const deliveries = await eventually(async () => {
+      const list = await deliveriesOf(api, hook.id);
+      expect(list).toHaveLength(1);
+      return list;
+    });
+    expect(deliveries[0]).toMatchObject({ id: hit.headers['x-webhook-delivery'], event_id: event.id, event_type: 'row.created', attempt: 1, status_code: 200, success: true });
+    expect(deliveries[0].error_message).toBeUndefined();
+    await sleep(QUIET_MS);
+    expect(receiver.at(path)).toHaveLength(1);
+  });
+
+  it('sends only the kinds a webhook subscribes to, of its own organization, and an event id only once', async () => {
+    const path = uniquePath('kinds');
+    await createWebhook(api, receiver.url(path), ['table.created', 'row.deleted']);
+    const stranger = await createTestOrg();
+    await events.publish(orgId, 'row.created');
+    await events.publish(stranger.orgId, 'table.created');
+    const wanted = await events.publish(orgId, 'table.created');
+    // The same event published again under another message id passes JetStream; its job id still stops it.
+    const again = await events.publish(orgId, 'table.created', wanted.data, wanted.id);
+    expect(again.id).toBe(wanted.id);
+    await events.publishAs(wanted, randomUUID());
+    const deleted = await events.publish(orgId, 'row.deleted');
+    await eventually(() => expect(receiver.at(path)).toHaveLength(2));
+    await sleep(QUIET_MS);
+    expect(receiver.at(path).map((hit) => hit.headers['x-webhook-id']).sort()).toEqual([wanted.id, deleted.id].sort());
+  });
+
+  it('retries on the schedule, 6 attempts in all, then marks the webhook failed; its next 2xx makes it active again', async () => {
+    const path = uniquePath('schedule');
+    let failing = true;
+    receiver.on(path, () => (failing ? { status: 500, body: 'down' } : { status: 204 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.updated']);
+    const event = await events.publish(orgId, 'row.updated');
+    await eventually(() => expect(receiver.at(path)).toHaveLength(6), { timeoutMs: 20_000 });
+    const hits = receiver.at(path);
+    expect(new Set(hits.map((hit) => hit.headers['x-webhook-id']))).toEqual(new Set([event.id]));
+    expect(new Set(hits.map((hit) => hit.headers['x-webhook-delivery'])).size).toBe(6);
+    const gaps = hits.slice(1).map((hit, i) => hit.receivedAt - hits[i].receivedAt);
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(DELAYS[i] - 20);
+      expect(gap).toBeLessThan(DELAYS[i] + 1_500);
+    });
+    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'));
+    const deliveries = await deliveriesOf(api, hook.id);
+    expect(deliveries.map((d) => d.attempt)).toEqual([6, 5, 4, 3, 2, 1]);
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({ event_id: event.id, event_type: 'row.updated', status_code: 500, success: false, error_message: expect.stringContaining('500') });
+    }
+    await sleep(QUIET_MS);
+    expect(receiver.at(path)).toHaveLength(6);
+
+    // A failed webhook still gets new events; the first 2xx sets it back to active.
+    failing = false;
+    const next = await events.publish(orgId, 'row.updated');
+    await eventually(() => expect(receiver.at(path).map((hit) => hit.headers['x-webhook-id'])).toContain(next.id));
+    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('active'));
+    expect((await deliveriesOf(api, hook.id))[0]).toMatchObject({ event_id: next.id, attempt: 1, status_code: 204, success: true });
+  });
+
+  it('sends a disabled webhook nothing, not even later', async () => {
+    const path = uniquePath('disabled');
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    expect((await api.patch(`/webhooks/${hook.id}`, { active: false })).body.data.status).toBe('disabled');
+    const missed = await events.publish(orgId, 'row.created');
+    await sleep(QUIET_MS);
+    expect(receiver.at(path)).toHaveLength(0);
+    await api.patch(`/webhooks/${hook.id}`, { active: true });
+    const seen = await events.publish(orgId, 'row.created');
+    await eventually(() => expect(receiver.at(path)).toHaveLength(1));
+    await sleep(QUIET_MS);
+    expect(receiver.at(path).map((hit) => hit.headers['x-webhook-id'])).toEqual([seen.id]);
+    expect(receiver.at(path).map((hit) => hit.headers['x-webhook-id'])).not.toContain(missed.id);
+  });
+
+  it('stops retrying a webhook that is disabled between attempts', async () => {
+    const path = uniquePath('disabled-mid');
+    receiver.on(path, () => ({ status: 500 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    await events.publish(orgId, 'row.created');
+    await eventually(() => expect(receiver.at(path).length).toBeGreaterThanOrEqual(1));
+    await api.patch(`/webhooks/${hook.id}`, { active: false });
+    const sent = receiver.at(path).length;
+    await sleep(DELAYS.reduce((a, b) => a + b) + QUIET_MS);
+    expect(receiver.at(path).length).toBeLessThanOrEqual(sent + 1);
+    expect(receiver.at(path).length).toBeLessThan(6);
+  });
+
+  it('deletes a webhook with its pending retries, and sends it nothing more', async () => {
+    const path = uniquePath('deleted');
+    receiver.on(path, () => ({ status: 503 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const event = await events.publish(orgId, 'row.created');
+    await eventually(() => expect(receiver.at(path)).toHaveLength(1));
+    const redis = new IORedis(stackEnv().REDIS_URL, { maxRetriesPerRequest: 3 });
+    const queue = new Queue(stackEnv().WEBHOOK_QUEUE ?? 'webhook-deliveries', { connection: redis });
+    try {
+      await eventually(async () => expect(await (await queue.getJob(deliveryJobId(event.id, hook.id)))?.isDelayed()).toBe(true));
+      expect((await api.delete(`/webhooks/${hook.id}`)).status).toBe(200);
+      expect(await queue.getJob(deliveryJobId(event.id, hook.id))).toBeUndefined();
+      await sleep(DELAYS.reduce((a, b) => a + b) + QUIET_MS);
+      expect(receiver.at(path)).toHaveLength(1);
+      await events.publish(orgId, 'row.created');
+      await sleep(QUIET_MS);
+      expect(receiver.at(path)).toHaveLength(1);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  });
+
+  it('delivers member.* events from the admin command line', async () => {
+    const path = uniquePath('members');
+    const hook = await createWebhook(api, receiver.url(path), ['member.invited', 'member.joined', 'member.removed']);
+    const email = `webhook-${randomUUID().slice(0, 8)}@example.com`;
+    const member = await admin('member', 'invite', '--org', orgId, '--email', email, '--role', 'admin');
+    await admin('member', 'join', '--member', member.id);
+    await admin('member', 'remove', '--member', member.id);
+    await eventually(() => expect(receiver.at(path)).toHaveLength(3), { timeoutMs: 15_000 });
+    const payloads = receiver.at(path).map((hit) => {
+      expect(verifyWebhookSignature(hook.secret, hit.body, hit.headers['x-webhook-signature'])).toBe(true);
+      return JSON.parse(hit.body.toString('utf8'));
+    });
+    expect(payloads.map((p) => p.event).sort()).toEqual(['member.invited', 'member.joined', 'member.removed']);
+    for (const payload of payloads) {
+      expect(payload).toMatchObject({ organization_id: orgId, data: { member_id: member.id, email, role: 'admin' } });
+    }
+  });
+
+  it('delivers row.created for a row created through the gateway', async () => {
+    const path = uniquePath('rows');
+    await createWebhook(api, receiver.url(path), ['row.created']);
+    const table = await api.post('/tables', { name: `Hooks ${randomUUID().slice(0, 8)}`, fields: [{ name: 'Title', field_type: 'text' }] });
+    expect(table.status).toBe(201);
+    const row = await api.post(`/tables/${table.body.data.id}/rows`, { data: { title: 'hello' } });
+    expect(row.status).toBe(201);
+    await eventually(() => expect(receiver.at(path)).toHaveLength(1), { timeoutMs: 15_000 });
+    expect(JSON.parse(receiver.at(path)[0].body.toString('utf8'))).toMatchObject({
+      event: 'row.created',
+      organization_id: orgId,
+      data: { table_id: table.body.data.id, row_id: row.body.data.id, row_data: { title: 'hello' } },
+    });
+  });
+});
