@@ -5,7 +5,7 @@ const { compilerOptions } = require('./tsconfig.base.json');
 
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }] };
 const moduleNameMapper = pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' });
-const shared = { rootDir: __dirname, testEnvironment: 'node', transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
+const shared = { rootDir: __dirname, testEnvironment: 'node', setupFiles: ['reflect-metadata'], transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
 
 module.exports = {
   testTimeout: 60_000,

@@ -9,7 +9,8 @@ import { BaseConfig, loadConfig } from '@platform/config';
 import { ensureDatabase } from '@platform/persistence';
 import { ADMIN_ENTRY, PROCESSES, runMigrations, Supervisor } from '@platform/runner';
 
-const root = resolve(__dirname, '..');
+// Compiled to dist/scripts/start.js; the repository root is two levels up.
+const root = resolve(__dirname, '../..');
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 async function bootstrapDevelopmentKey(env: NodeJS.ProcessEnv): Promise<void> {
@@ -45,7 +46,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  const started = PROCESSES.map((spec) => supervisor.start(spec));
+  // HEALTH_PORT_OFFSET shifts every process's health port, to run a second system beside the first.
+  const offset = Number(process.env.HEALTH_PORT_OFFSET ?? 0) || 0;
+  const started = PROCESSES.map((spec) => supervisor.start(spec, spec.healthPort + offset));
   await Promise.all(started.map((managed) => managed.waitReady(60_000)));
   print(`Gateway ready at http://localhost:${port}/v1`);
 }

@@ -1,12 +1,14 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiExtension } from '@nestjs/swagger';
 import { grants, Scope } from '@contracts';
 import { AppError, ErrorCode } from '@platform/errors';
 import type { FastifyRequest } from 'fastify';
 
 const REQUIRED_SCOPE = 'auth:required-scope';
 
-export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
+/** The OpenAPI document names the scope too, and lists only routes that carry one. */
+export const RequireScope = (scope: Scope) => applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiExtension('x-required-scope', scope));
 
 /** Every route names the scope it needs; a route that names none is refused rather than left open. */
 @Injectable()

@@ -9,6 +9,8 @@ import { GatewayConfig } from '../gateway.config';
 import { sendError, toAppError } from './error-reply';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** No request of the interface nests anywhere near this deep; deeper input is refused before it is parsed. */
+export const MAX_JSON_DEPTH = 32;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 const requests = counter('http_requests_total', 'HTTP requests answered', ['method', 'route', 'status']);
@@ -31,6 +33,23 @@ export function createHttpAdapter(config: GatewayConfig): FastifyAdapter {
   });
 }
 
+/** The deepest nesting of objects and arrays in JSON text, found in one pass without recursion. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 92 /* \\ */) i += 1;
+      else if (char === 34 /* " */) inString = false;
+    } else if (char === 34) inString = true;
+    else if (char === 123 || char === 91 /* { [ */) deepest = Math.max(deepest, ++depth);
+    else if (char === 125 || char === 93 /* } ] */) depth -= 1;
+  }
+  return deepest;
+}
+
 /** JSON bodies (an empty one counts as none), the request id header, metrics and the error body for Fastify's own failures. */
 export function configureFastify(app: FastifyInstance, config: GatewayConfig): void {
   const logger = createLogger('gateway', config.LOG_LEVEL);
@@ -38,6 +57,9 @@ export function configureFastify(app: FastifyInstance, config: GatewayConfig): v
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    if (nestingDepth(text) > MAX_JSON_DEPTH) {
+      return done(Object.assign(new Error(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`), { code: 'INVALID_JSON', statusCode: 400 }), undefined);
+    }
     try {
       done(null, secureJson.parse(text));
     } catch {

@@ -29,6 +29,8 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<INest
   });
   app.useLogger(app.get(Logger));
   if (options.queue) {
+    // Registered before the transport is connected: handlers bound afterwards would not see it.
+    app.useGlobalInterceptors(new ServiceReplyInterceptor());
     app.connectMicroservice<MicroserviceOptions>(
       {
         transport: Transport.NATS,
@@ -36,7 +38,6 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<INest
       },
       { inheritAppConfig: true },
     );
-    app.useGlobalInterceptors(new ServiceReplyInterceptor());
     await app.startAllMicroservices();
   }
   await app.listen(config.HEALTH_PORT, '0.0.0.0');

@@ -13,8 +13,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A client of the gateway for one API key; paths are relative to /v1. */
-export function apiClient(key?: string) {
+/** A client of the gateway for one API key; paths are relative to /v1 (of the test stack unless told otherwise). */
+export function apiClient(key?: string, baseUrl?: string) {
   const request = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
     let body: string | Buffer | undefined = options.rawBody;
@@ -22,7 +22,7 @@ export function apiClient(key?: string) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(gatewayUrl() + path, { method, headers, body, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch((baseUrl ?? gatewayUrl()) + path, { method, headers, body, signal: AbortSignal.timeout(30_000) });
     const text = await res.text();
     let parsed: unknown = text;
     try {

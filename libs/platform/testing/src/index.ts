@@ -1,7 +1,10 @@
+import 'reflect-metadata';
 export * from './free-port';
 export * from './stack-state';
 export * from './api-client';
 export * from './admin-cli';
 export * from './extra-process';
 export * from './eventually';
+export * from './private-nats';
+export * from './event-reader';
 export * from './openapi-validate';

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { ensureDatabase } from '@platform/persistence';
 import { PROCESSES, runMigrations, Supervisor } from '@platform/runner';
 import { freePort } from './free-port';
+import { startPrivateNats } from './private-nats';
 import { testStackEnv } from './stack-env';
 import { REPO_ROOT, StackState } from './stack-state';
 
@@ -22,7 +23,9 @@ export async function launchTestStack(): Promise<LaunchedStack> {
   mkdirSync(dir, { recursive: true });
   const stateFile = resolve(dir, `state-${process.pid}.json`);
   const logFile = resolve(dir, `stack-${process.pid}.log`);
-  const env: Record<string, string> = { ...testStackEnv(process.env), PORT: String(await freePort()) };
+  // A NATS of this run's own: several test runs on one machine never answer each other's requests.
+  const nats = await startPrivateNats();
+  const env: Record<string, string> = { ...testStackEnv(process.env), PORT: String(await freePort()), NATS_URL: nats.url };
 
   await ensureDatabase(env.DATABASE_URL);
   await runMigrations(REPO_ROOT, env);
@@ -36,6 +39,7 @@ export async function launchTestStack(): Promise<LaunchedStack> {
     await Promise.all(started.map((managed) => managed.waitReady(60_000)));
   } catch (error) {
     await supervisor.stopAll(5_000);
+    await nats.stop();
     throw new Error(`${(error as Error).message}; see ${logFile}`);
   }
 
@@ -48,6 +52,7 @@ export async function launchTestStack(): Promise<LaunchedStack> {
     logFile,
     stop: async () => {
       await supervisor.stopAll(15_000);
+      await nats.stop();
       log.end();
     },
   };

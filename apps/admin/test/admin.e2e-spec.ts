@@ -1,0 +1,64 @@
+import { admin, adminFailure, readOrgEvents } from '@platform/testing';
+
+describe('admin command line', () => {
+  it('creates and updates an organization', async () => {
+    const org = await admin('org', 'create', '--name', 'Acme Ltd', '--plan', '99', '--addon', 'domains');
+    expect(org).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme Ltd', plan: 99, addons: ['domains'] });
+
+    const raised = await admin('org', 'update', '--org', org.id, '--plan', '250', '--remove-addon', 'domains');
+    expect(raised).toEqual({ id: org.id, name: 'Acme Ltd', plan: 250, addons: [] });
+  });
+
+  it('creates keys with the default scope * or the scopes asked for', async () => {
+    const org = await admin('org', 'create', '--name', 'Keys Inc');
+    const all = await admin('key', 'create', '--org', org.id);
+    expect(all).toEqual({ id: expect.any(String), key: expect.stringMatching(/^sk_/), scopes: ['*'], organization_id: org.id });
+    const some = await admin('key', 'create', '--org', org.id, '--scopes', 'tables:read,webhooks:write');
+    expect(some.scopes).toEqual(['tables:read', 'webhooks:write']);
+    expect(some.key).not.toBe(all.key);
+  });
+
+  it.each([
+    [['org', 'create'], '--name'],
+    [['org', 'create', '--name', 'X', '--plan=-1'], '--plan'],
+    [['org', 'create', '--name', 'X', '--plan', 'lots'], '--plan'],
+    [['org', 'create', '--name', 'X', '--addon', 'spaceships'], '--addon'],
+    [['key', 'create', '--org', 'nope'], '--org'],
+    [['key', 'create', '--org', '00000000-0000-4000-8000-000000000000', '--scopes', 'tables:destroy'], '--scopes'],
+  ])('refuses %j, naming %s, with exit code 1 and a JSON error', async (args, field) => {
+    const failure = await adminFailure(...args);
+    expect(failure.exitCode).toBe(1);
+    const { error } = JSON.parse(failure.stderr);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details.field).toBe(field);
+  });
+
+  it('answers NOT_FOUND for an unknown organization or key', async () => {
+    const failure = await adminFailure('key', 'revoke', '--key-id', '00000000-0000-4000-8000-000000000000');
+    expect(JSON.parse(failure.stderr).error.code).toBe('NOT_FOUND');
+  });
+
+  it('invites, joins and removes a member, emitting one event each through the outbox', async () => {
+    const org = await admin('org', 'create', '--name', 'Members Co');
+    const invited = await admin('member', 'invite', '--org', org.id, '--email', 'Ada@Example.com', '--role', 'admin');
+    expect(invited).toEqual({ id: expect.any(String), organization_id: org.id, email: 'ada@example.com', role: 'admin', status: 'invited' });
+    expect((await adminFailure('member', 'invite', '--org', org.id, '--email', 'ada@example.com')).exitCode).toBe(1);
+    expect(await admin('member', 'join', '--member', invited.id)).toMatchObject({ status: 'joined' });
+    expect((await adminFailure('member', 'join', '--member', invited.id)).exitCode).toBe(1);
+    expect(await admin('member', 'remove', '--member', invited.id)).toMatchObject({ status: 'removed' });
+
+    const events = await readOrgEvents(org.id, { count: 3 });
+    expect(events.map((e) => e.event.event)).toEqual(['member.invited', 'member.joined', 'member.removed']);
+    for (const { event, subject, msgId } of events) {
+      expect(event).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        event: expect.any(String),
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        organization_id: org.id,
+        data: { member_id: invited.id, email: 'ada@example.com', role: 'admin' },
+      });
+      expect(subject).toBe(`events.${org.id}.${event.event}`);
+      expect(msgId).toBe(event.id);
+    }
+  });
+});

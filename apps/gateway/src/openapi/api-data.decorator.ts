@@ -1,0 +1,11 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+
+/**
+ * Declares what a route answers in `data` (one item, for paginated lists); the OpenAPI document puts it
+ * inside the envelope, so a controller names only its own DTO: `@ApiData(TableDetail)`,
+ * `@ApiData(WebhookCreated, 201)`.
+ */
+export function ApiData(type: Type<unknown>, status: 200 | 201 = 200) {
+  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, schema: { $ref: getSchemaPath(type) } }));
+}

@@ -1,0 +1,63 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from 'pg';
+import { apiClient, freePort, PrivateNats, REPO_ROOT, stackEnv, startPrivateNats } from '@platform/testing';
+
+/** `npm start` on an empty database: creates it, migrates, prints a key, serves, stops cleanly. */
+describe('npm start on an empty database', () => {
+  const database = `platform_boot_${process.pid}_${Date.now()}`;
+  const adminUrl = stackEnv().DATABASE_URL.replace(/\/[^/]*$/, '/postgres');
+  let nats: PrivateNats;
+  let start: ChildProcess;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    nats = await startPrivateNats();
+  });
+
+  afterAll(async () => {
+    if (start?.exitCode === null) start.kill('SIGKILL');
+    await nats?.stop();
+    const db = new Client({ connectionString: adminUrl });
+    await db.connect();
+    await db.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await db.end();
+  });
+
+  it('brings the system up, prints a working key once, and stops on SIGTERM with exit 0', async () => {
+    const port = await freePort();
+    const env = {
+      ...stackEnv(),
+      NODE_ENV: 'development',
+      DATABASE_URL: stackEnv().DATABASE_URL.replace(/\/[^/]*$/, `/${database}`),
+      NATS_URL: nats.url,
+      PORT: String(port),
+      HEALTH_PORT_OFFSET: String(20_000 + (process.pid % 5_000)),
+    };
+    start = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/scripts/start.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    createInterface({ input: start.stderr! }).on('line', (line) => lines.push(line));
+    const ready = new Promise<void>((done, fail) => {
+      createInterface({ input: start.stdout! }).on('line', (line) => {
+        lines.push(line);
+        if (line.startsWith('Gateway ready at')) done();
+      });
+      start.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${lines.join('\n')}`)));
+    });
+    await ready;
+
+    expect(lines).toContain(`Gateway ready at http://localhost:${port}/v1`);
+    const keys = lines.join('\n').match(/sk_[A-Za-z0-9_-]{43}/g) ?? [];
+    expect(keys).toHaveLength(1);
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    expect((await apiClient(undefined, baseUrl).get('/calendar/availability')).status).toBe(401);
+    const res = await apiClient(keys[0], baseUrl).get('/calendar/availability');
+    expect(res.status).toBe(200);
+    expect(lines.filter((line) => line.startsWith('[gateway] ')).length).toBeGreaterThan(0);
+
+    const exited = new Promise<number | null>((done) => start.once('exit', done));
+    start.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${baseUrl}/calendar/availability`)).rejects.toThrow();
+  });
+});
