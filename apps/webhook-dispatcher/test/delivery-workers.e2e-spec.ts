@@ -1,0 +1,118 @@
+import type { ManagedProcess } from '@platform/runner';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess } from '@platform/testing';
+import { ARecordDns } from './a-record-dns';
+import { DeliveryQueueClient } from './delivery-queue-client';
+import { EventPublisher } from './event-publisher';
+import { Receiver } from './receiver';
+import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+
+describe('delivery workers', () => {
+  let orgId: string;
+  let api: ApiClient;
+  let receiver: Receiver;
+  const started: ManagedProcess[] = [];
+  const worker = async (env: Record<string, string>) => {
+    const process = await startProcess('webhooks-worker', env);
+    started.push(process);
+    return process;
+  };
+
+  beforeAll(async () => {
+    const org = await createTestOrg();
+    orgId = org.orgId;
+    api = apiClient(org.key);
+    receiver = await Receiver.start();
+  });
+
+  afterAll(async () => {
+    await Promise.all(started.map((process) => process.stop()));
+    await receiver.close();
+  });
+
+  it('loses no event when a worker is killed with SIGKILL mid-delivery', async () => {
+    const queue = new DeliveryQueueClient();
+    try {
+      const path = uniquePath('sigkill');
+      let hang = true;
+      receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+      const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+      const env = { WEBHOOK_QUEUE: queue.name, WEBHOOK_JOB_LOCK_MS: '1000', WEBHOOK_STALLED_CHECK_MS: '500' };
+      const doomed = await worker(env);
+      const sent = await Promise.all(Array.from({ length: 10 }, () => queue.deliver(orgId, hook.id, 'row.created')));
+      await eventually(() => expect(receiver.at(path)).toHaveLength(10));
+      doomed.kill('SIGKILL');
+      await sleep(200);
+      hang = false;
+      receiver.release(200);
+      await worker(env);
+      await eventually(
+        async () => {
+          const succeeded = (await deliveriesOf(api, hook.id, '?limit=100')).filter((d) => d.success).map((d) => d.event_id);
+          expect(new Set(succeeded)).toEqual(new Set(sent.map((event) => event.id)));
+        },
+        { timeoutMs: 20_000 },
+      );
+      const attemptsPerEvent = sent.map((event) => receiver.at(path).filter((hit) => hit.headers['x-webhook-id'] === event.id).length);
+      expect(attemptsPerEvent.every((count) => count === 2)).toBe(true);
+    } finally {
+      await queue.close();
+    }
+  });
+
+  it('refuses blocked targets again at delivery time when private targets are not allowed', async () => {
+    const dns = await ARecordDns.start({ 'internal.example.test': { a: ['127.0.0.1'] }, 'v6.example.test': { aaaa: ['::1'] } });
+    const queue = new DeliveryQueueClient();
+    try {
+      await worker({ WEBHOOK_QUEUE: queue.name, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_DNS_SERVERS: dns.servers, WEBHOOK_RETRY_DELAYS: '5m' });
+      const path = uniquePath('blocked');
+      const targets = [
+        [receiver.url(path), /127\.0\.0\.1 is a loopback address/],
+        [receiver.url(path, 'internal.example.test'), /internal\.example\.test resolves to a loopback address \(127\.0\.0\.1\)/],
+        [receiver.url(path, 'v6.example.test'), /v6\.example\.test resolves to a loopback address \(::1\)/],
+        [receiver.url(path, '[::ffff:127.0.0.1]'), /loopback address/],
+        ['http://169.254.169.254/latest/meta-data', /linkLocal address/],
+        ['http://10.0.0.1/', /private address/],
+      ] as const;
+      const hooks = await Promise.all(targets.map(([url]) => createWebhook(api, url, ['row.deleted'])));
+      await Promise.all(hooks.map((hook) => queue.deliver(orgId, hook.id, 'row.deleted')));
+      for (const [i, hook] of hooks.entries()) {
+        const [delivery] = await eventually(async () => {
+          const list = await deliveriesOf(api, hook.id);
+          expect(list).toHaveLength(1);
+          return list;
+        });
+        expect(delivery).toMatchObject({ attempt: 1, status_code: 0, success: false });
+        expect(delivery.error_message).toMatch(/^Target refused: /);
+        expect(delivery.error_message).toMatch(targets[i][1]);
+      }
+      expect(receiver.at(path)).toHaveLength(0);
+    } finally {
+      await queue.close();
+      dns.close();
+    }
+  });
+
+  it('delivers each event once with several consumers and several workers at once', async () => {
+    started.push(await startProcess('webhooks'));
+    await worker({});
+    const events = await EventPublisher.connect();
+    try {
+      const path = uniquePath('many');
+      await createWebhook(api, receiver.url(path), ['table.updated']);
+      const other = uniquePath('many-other');
+      await createWebhook(api, receiver.url(other), ['table.updated']);
+      const published = await Promise.all(Array.from({ length: 60 }, () => events.publish(orgId, 'table.updated')));
+      await eventually(() => {
+        expect(receiver.at(path)).toHaveLength(60);
+        expect(receiver.at(other)).toHaveLength(60);
+      });
+      await sleep(1_500);
+      for (const hits of [receiver.at(path), receiver.at(other)]) {
+        expect(hits).toHaveLength(60);
+        expect(new Set(hits.map((hit) => hit.headers['x-webhook-id']))).toEqual(new Set(published.map((event) => event.id)));
+      }
+    } finally {
+      await events.close();
+    }
+  });
+});
