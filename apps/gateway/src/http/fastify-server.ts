@@ -53,7 +53,7 @@ export function nestingDepth(text: string): number {
 /** JSON bodies (an empty one counts as none), the request id header, metrics and the error body for Fastify's own failures. */
 export function configureFastify(app: FastifyInstance, config: GatewayConfig): void {
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);

@@ -8,3 +8,4 @@ export * from './eventually';
 export * from './private-nats';
 export * from './event-reader';
 export * from './openapi-validate';
+export * from './test-dns';

@@ -1,3 +1,5 @@
+export const TEST_DATABASE_PREFIX = 'platform_test_';
+
 /** What the test stack runs with: its own database, short retry delays, loopback receivers allowed. */
 export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
@@ -6,8 +8,9 @@ export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
     ...env,
     NODE_ENV: 'test',
     LOG_LEVEL: base.TEST_LOG_LEVEL ?? 'info',
-    DATABASE_URL: base.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/platform_test',
-    REDIS_URL: base.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    // A database and a Redis database of this run's own, so that runs side by side never share work.
+    DATABASE_URL: base.TEST_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${TEST_DATABASE_PREFIX}${process.pid}`,
+    REDIS_URL: base.TEST_REDIS_URL ?? `redis://127.0.0.1:6379/${1 + (process.pid % 15)}`,
     NATS_URL: base.NATS_URL ?? 'nats://127.0.0.1:4222',
     RATE_LIMIT_PER_MINUTE: '600',
     API_KEY_CACHE_TTL_MS: '10000',

@@ -6,6 +6,7 @@ import { freePort } from './free-port';
 import { startPrivateNats } from './private-nats';
 import { testStackEnv } from './stack-env';
 import { REPO_ROOT, StackState } from './stack-state';
+import { dropAbandonedTestDatabases, dropTestDatabase, flushTestRedis } from './test-databases';
 
 export interface LaunchedStack {
   state: StackState;
@@ -27,6 +28,8 @@ export async function launchTestStack(): Promise<LaunchedStack> {
   const nats = await startPrivateNats();
   const env: Record<string, string> = { ...testStackEnv(process.env), PORT: String(await freePort()), NATS_URL: nats.url };
 
+  await dropAbandonedTestDatabases(env.DATABASE_URL);
+  await flushTestRedis(env.REDIS_URL);
   await ensureDatabase(env.DATABASE_URL);
   await runMigrations(REPO_ROOT, env);
 
@@ -53,6 +56,7 @@ export async function launchTestStack(): Promise<LaunchedStack> {
     stop: async () => {
       await supervisor.stopAll(15_000);
       await nats.stop();
+      await dropTestDatabase(env.DATABASE_URL);
       log.end();
     },
   };

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { ApiResponse } from './api-client';
+import { REPO_ROOT } from './stack-state';
+
+interface OpenApiOperation {
+  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: object;
+}
+
+const API_PREFIX = '/v1';
+let document: OpenApiDocument | undefined;
+const validators = new Map<string, ValidateFunction>();
+const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+
+/** The committed openapi.json (which the gateway also serves at /v1/openapi.json). */
+export function openApiDocument(): OpenApiDocument {
+  document ??= JSON.parse(readFileSync(resolve(REPO_ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument;
+  return document;
+}
+
+/** The documented path template a concrete path (relative to /v1, query allowed) falls under. */
+export function openApiPathOf(path: string): string | undefined {
+  const concrete = API_PREFIX + path.split('?')[0];
+  const segments = concrete.split('/');
+  return Object.keys(openApiDocument().paths).find((template) => {
+    const parts = template.split('/');
+    return parts.length === segments.length && parts.every((part, i) => /^\{.+\}$/.test(part) ? segments[i] !== '' : part === segments[i]);
+  });
+}
+
+function validatorFor(template: string, method: string, status: number): ValidateFunction | string {
+  const key = `${method} ${template} ${status}`;
+  const cached = validators.get(key);
+  if (cached) return cached;
+  const operation = openApiDocument().paths[template]?.[method];
+  if (!operation) return `${method.toUpperCase()} ${template} is not in openapi.json`;
+  const response = operation.responses[String(status)] ?? operation.responses.default;
+  if (!response) return `${method.toUpperCase()} ${template} documents no ${status} response`;
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) return `${method.toUpperCase()} ${template} ${status} documents no JSON body`;
+  // The response schema refers into #/components; compiling it beside them resolves those references.
+  const validate = ajv.compile({ allOf: [schema], components: openApiDocument().components });
+  validators.set(key, validate);
+  return validate;
+}
+
+/**
+ * What is wrong with a response against the OpenAPI document, for its method, path (relative to /v1)
+ * and status; empty when it matches.
+ */
+export function openApiViolations(method: string, path: string, response: Pick<ApiResponse, 'status' | 'body'>): string[] {
+  const template = openApiPathOf(path);
+  if (!template) return [`${path} matches no path of openapi.json`];
+  const validate = validatorFor(template, method.toLowerCase(), response.status);
+  if (typeof validate === 'string') return [validate];
+  if (validate(response.body)) return [];
+  return (validate.errors ?? []).map((error) => `${method.toUpperCase()} ${template} ${response.status}: body${error.instancePath} ${error.message}`);
+}
+
+/** Fails the test when a response does not match what openapi.json documents for it. */
+export function expectMatchesOpenApi(method: string, path: string, response: Pick<ApiResponse, 'status' | 'body'>): void {
+  const violations = openApiViolations(method, path, response);
+  if (violations.length > 0) throw new Error(`Response does not match openapi.json:\n  ${violations.join('\n  ')}\nbody: ${JSON.stringify(response.body)}`);
+}
