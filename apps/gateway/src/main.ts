@@ -11,6 +11,8 @@ import { registerRequestAuth } from './auth/request-auth.hook';
 import { GatewayConfig } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { configureFastify, createHttpAdapter } from './http/fastify-server';
+import { createOpenApiDocument } from './openapi/openapi-document';
+import { serveOpenApi } from './openapi/openapi-routes';
 
 runMain('gateway', async () => {
   const config = loadConfig(GatewayConfig);
@@ -20,8 +22,10 @@ runMain('gateway', async () => {
   const fastify = api.getHttpAdapter().getInstance();
   configureFastify(fastify, config);
   registerRequestAuth(fastify, api.get(ApiKeyAuthenticator), api.get(RateLimiter));
+  serveOpenApi(api, createOpenApiDocument(api));
 
-  const probes = await NestFactory.create<NestFastifyApplication>(HealthModule.sharing(api.get(Readiness)), new FastifyAdapter(), { logger: false });
+  const probes = await NestFactory.create<NestFastifyApplication>(HealthModule.sharing(api.get(Readiness)), new FastifyAdapter(), { bufferLogs: true });
+  probes.useLogger(api.get(Logger));
   await probes.listen(config.HEALTH_PORT, '0.0.0.0');
   await api.listen(config.PORT, '0.0.0.0');
 

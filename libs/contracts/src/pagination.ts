@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -6,6 +7,7 @@ export const MAX_PAGE_LIMIT = 100;
 
 /** `page` >= 1 (default 1) and `limit` 1..100 (default 50), for every list endpoint. */
 export class PageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -13,6 +15,7 @@ export class PageQuery {
   @Max(1_000_000)
   page: number = 1;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

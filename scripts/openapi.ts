@@ -1,0 +1,33 @@
+/**
+ * Writes openapi.json at the repository root from the gateway's controllers and DTOs, without
+ * connecting to anything: `node scripts/build.mjs && node dist/scripts/openapi.js`.
+ */
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@platform/config';
+import { GatewayConfig } from '../apps/gateway/src/gateway.config';
+import { GatewayModule } from '../apps/gateway/src/gateway.module';
+import { createOpenApiDocument } from '../apps/gateway/src/openapi/openapi-document';
+
+const target = resolve(__dirname, '..', '..', 'openapi.json');
+
+async function main(): Promise<void> {
+  // Preview mode scans modules and controllers without instantiating providers: no database, NATS or Redis.
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(loadConfig(GatewayConfig)), new FastifyAdapter(), {
+    preview: true,
+    logger: false,
+  });
+  app.setGlobalPrefix('v1');
+  const document = createOpenApiDocument(app);
+  await app.close();
+  writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
+  process.stdout.write(`${target}: ${Object.keys(document.paths).length} paths\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`openapi: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
