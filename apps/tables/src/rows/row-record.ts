@@ -3,9 +3,17 @@ import type { Field } from '../fields/field';
 import { COLUMN_KINDS } from '../storage/column-types';
 import { ident } from '../storage/identifiers';
 
-/** The select list of a rows table: system columns, then every field in its JSON form under its column name. */
+/**
+ * Output names differ from column names on purpose: ORDER BY resolves a bare name to an output column
+ * first, and `f_x::float8 AS f_x` would make the sort use the cast expression instead of the index.
+ */
+function outputName(field: Field): string {
+  return `o_${field.column}`;
+}
+
+/** The select list of a rows table: system columns, then every field in its JSON form. */
 export function rowSelectList(fields: readonly Field[]): string {
-  const columns = fields.map((field) => `${COLUMN_KINDS[field.fieldType].selectExpression(ident(field.column))} AS ${ident(field.column)}`);
+  const columns = fields.map((field) => `${COLUMN_KINDS[field.fieldType].selectExpression(ident(field.column))} AS ${ident(outputName(field))}`);
   return ['id', 'created_at', 'updated_at', ...columns].join(', ');
 }
 
@@ -14,7 +22,14 @@ export type RowRecord = Record<string, unknown> & { id: string; created_at: Date
 /** Every field of the table appears in `data`, null when unset. */
 export function rowData(fields: readonly Field[], record: Record<string, unknown>): Record<string, unknown> {
   const data: Record<string, unknown> = {};
-  for (const field of fields) data[field.slug] = record[field.column] ?? null;
+  for (const field of fields) data[field.slug] = record[outputName(field)] ?? null;
+  return data;
+}
+
+/** Row data from freshly validated values, in the same shape as one read back. */
+export function rowDataOf(fields: readonly Field[], values: Map<Field, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const field of fields) data[field.slug] = values.has(field) ? values.get(field) : null;
   return data;
 }
 

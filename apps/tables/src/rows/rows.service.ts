@@ -11,7 +11,7 @@ import type { UserTable } from '../tables/user-table';
 import { UserTableCache } from '../tables/user-table.cache';
 import { UserTableRepository } from '../tables/user-table.repository';
 import { validateRowData } from './field-values';
-import { rowData, rowView } from './row-record';
+import { rowDataOf, rowView } from './row-record';
 import { rowEvent } from './row-events';
 import { orderBy, SortOrder } from './row-sort';
 import { RowsRepository } from './rows.repository';
@@ -74,7 +74,7 @@ export class RowsService {
     for (let attempt = 1; table; attempt += 1) {
       const values = validateRowData(table.fields, data, 'create');
       const rowId = randomUUID();
-      const full = rowData(table.fields, Object.fromEntries([...values].map(([field, value]) => [field.column, value])));
+      const full = rowDataOf(table.fields, values);
       try {
         const record = await this.rows.create(table, rowId, values, rowEvent('row.created', table, rowId, full));
         if (record) return { data: rowView(table.fields, record) };

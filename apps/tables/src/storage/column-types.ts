@@ -37,7 +37,8 @@ export const COLUMN_KINDS: Record<FieldType, ColumnKind> = {
   email: TEXTUAL,
   url: TEXTUAL,
   phone: TEXTUAL,
-  select: TEXTUAL,
+  // Select values are at most 200 characters, so the whole value is indexed and equality filters use it too.
+  select: { ...TEXTUAL, indexExpression: plain, sortTerms: (c) => [c] },
   number: { ...SCALAR, sqlType: 'numeric', castType: 'numeric', selectExpression: (c) => `${c}::float8` },
   currency: { ...SCALAR, sqlType: 'numeric', castType: 'numeric', selectExpression: (c) => `${c}::float8` },
   date: { ...SCALAR, sqlType: 'date', castType: 'date', selectExpression: (c) => `to_char(${c}, 'YYYY-MM-DD')` },
