@@ -1,5 +1,6 @@
 // Unit specs sit beside the code (*.spec.ts); end-to-end specs (*.e2e-spec.ts) run against the real
-// stack that the global setup starts on this machine's Postgres, Redis and NATS.
+// stack that the global setup starts on this machine's Postgres, Redis and NATS. Reliability specs
+// (*.reliability-spec.ts) start their own stacks: `npm run test:reliability`.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -18,5 +19,7 @@ module.exports = {
       globalSetup: '<rootDir>/libs/platform/testing/src/global-setup.ts',
       globalTeardown: '<rootDir>/libs/platform/testing/src/global-teardown.ts',
     },
+    // Fault injection: each spec starts a stack on private Postgres, Redis and NATS; run serially (--runInBand).
+    { ...shared, displayName: 'reliability', testMatch: ['<rootDir>/tests/reliability/**/*.reliability-spec.ts'] },
   ],
 };
