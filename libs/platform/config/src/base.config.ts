@@ -23,6 +23,12 @@ export class BaseConfig {
   @Max(120_000)
   SHUTDOWN_TIMEOUT_MS = 25_000;
 
+  /** Copies of the EVENTS stream JetStream keeps when it creates it (3 on a 3-node cluster). */
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  EVENTS_STREAM_REPLICAS = 1;
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }

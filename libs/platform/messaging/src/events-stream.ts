@@ -6,7 +6,7 @@ export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 const RETENTION_MS = 7 * 24 * 3_600_000;
 
 /** Creates the EVENTS stream when it is missing; safe to call from every process at start-up. */
-export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
+export async function ensureEventsStream(nc: NatsConnection, replicas = 1): Promise<void> {
   const jsm = await nc.jetstreamManager();
   const config = {
     name: EVENTS_STREAM,
@@ -15,6 +15,7 @@ export async function ensureEventsStream(nc: NatsConnection): Promise<void> {
     retention: RetentionPolicy.Limits,
     duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     max_age: nanos(RETENTION_MS),
+    num_replicas: replicas,
   };
   try {
     await jsm.streams.info(EVENTS_STREAM);

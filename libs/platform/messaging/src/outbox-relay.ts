@@ -7,6 +7,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Pause between polls when the outbox is empty. */
   idleMs?: number;
+  /** Told how many events each batch published (for metrics). */
+  onPublished?: (count: number) => void;
 }
 
 interface OutboxRow {
@@ -29,7 +31,6 @@ export class OutboxRelay {
   private wake?: () => void;
   private readonly batchSize: number;
   private readonly idleMs: number;
-  published = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,7 +83,7 @@ export class OutboxRelay {
     while (this.running) {
       try {
         const count = await this.relayBatch();
-        this.published += count;
+        if (count > 0) this.options.onPublished?.(count);
         failures = 0;
         if (count < this.batchSize) await this.pause(this.idleMs);
       } catch (error) {

@@ -39,7 +39,7 @@ export class NatsConnectionModule {
           inject: [SERVICE_CONFIG],
           useFactory: async (config: ServiceConfig) => {
             const nc = await connectNats(config.NATS_URL, name);
-            await ensureEventsStream(nc);
+            await ensureEventsStream(nc, config.EVENTS_STREAM_REPLICAS);
             return nc;
           },
         },

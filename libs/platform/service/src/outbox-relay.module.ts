@@ -3,12 +3,12 @@ import { createLogger } from '@platform/logging';
 import { OutboxRelay } from '@platform/messaging';
 import type { NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
-import { gauge } from './metrics';
+import { counter, gauge } from './metrics';
 import { NATS_CONNECTION } from './nats-connection.module';
 
 const OUTBOX_RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
 const outboxLag = gauge('outbox_lag_seconds', 'Age of the oldest event not yet published', ['schema']);
-const outboxPublished = gauge('outbox_published_total', 'Events published from the outbox by this process', ['schema']);
+const outboxPublished = counter('outbox_published_total', 'Events published from the outbox by this process', ['schema']);
 
 @Injectable()
 class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,10 +23,10 @@ class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown
 
   onApplicationBootstrap(): void {
     const { schema, app } = this.options;
-    this.relay = new OutboxRelay(this.dataSource, this.nc.jetstream(), createLogger(app), { schema });
+    const onPublished = (count: number) => outboxPublished.inc({ schema }, count);
+    this.relay = new OutboxRelay(this.dataSource, this.nc.jetstream(), createLogger(app), { schema, onPublished });
     this.relay.start();
     this.lagTimer = setInterval(() => {
-      outboxPublished.set({ schema }, this.relay?.published ?? 0);
       this.relay?.lagSeconds().then((lag) => outboxLag.set({ schema }, lag), () => undefined);
     }, 5_000);
     this.lagTimer.unref();
