@@ -50,6 +50,7 @@ interface Scenario {
   webhooks: number;
   rate: number;
   created: number;
+  createdPerSecond: number;
   createErrors: number;
   deliveries: number;
   expected: number;
@@ -89,7 +90,9 @@ async function scenario(label: string, key: string, tableId: string, receiver: A
   receiver.reset();
   const responses = new Map<string, number>();
   log(`${label}: ${webhookCount} webhook(s), rows at ${rate}/s for ${DURATION_S}s ...`);
+  const createStarted = now();
   const { created, errors } = await createRows(key, tableId, rate, responses);
+  const createdPerSecond = Math.round(created / ((now() - createStarted) / 1000));
   const expected = created * webhookCount;
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
   while (receiver.arrivals.length < expected && Date.now() < deadline) await sleep(100);
@@ -104,6 +107,7 @@ async function scenario(label: string, key: string, tableId: string, receiver: A
     webhooks: webhookCount,
     rate,
     created,
+    createdPerSecond,
     createErrors: errors,
     deliveries: arrivals.length,
     expected,

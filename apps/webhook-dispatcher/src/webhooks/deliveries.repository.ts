@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { MicroBatcher } from '../delivery/micro-batcher';
 
 export interface DeliveryRecord {
   id: string;
@@ -34,31 +35,44 @@ const FOREIGN_KEY_VIOLATION = '23503';
 export class DeliveriesRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Answers false when the webhook was deleted meanwhile (its deliveries went with it). */
+  /**
+   * Records attempts that finish together in one statement. Answers false for an attempt whose webhook
+   * was deleted meanwhile (its deliveries went with it).
+   */
+  private readonly recorder = new MicroBatcher<DeliveryRecord, boolean>(async (deliveries) => {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `INSERT INTO webhooks.deliveries
+         (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at)
+       SELECT d.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::smallint[], $7::smallint[],
+                              $8::int[], $9::boolean[], $10::text[], $11::timestamptz[])
+         AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at)
+       WHERE EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.id = d.webhook_id)
+       RETURNING id`,
+      [
+        deliveries.map((d) => d.id),
+        deliveries.map((d) => d.webhookId),
+        deliveries.map((d) => d.organizationId),
+        deliveries.map((d) => d.eventId),
+        deliveries.map((d) => d.eventType),
+        deliveries.map((d) => d.attempt),
+        deliveries.map((d) => d.statusCode),
+        deliveries.map((d) => d.durationMs),
+        deliveries.map((d) => d.success),
+        deliveries.map((d) => d.errorMessage ?? null),
+        deliveries.map((d) => d.createdAt),
+      ],
+    );
+    const inserted = new Set(rows.map((row) => row.id));
+    return deliveries.map((d) => inserted.has(d.id));
+  });
+
   async record(delivery: DeliveryRecord): Promise<boolean> {
     try {
-      await this.db.query(
-        `INSERT INTO webhooks.deliveries
-           (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          delivery.id,
-          delivery.webhookId,
-          delivery.organizationId,
-          delivery.eventId,
-          delivery.eventType,
-          delivery.attempt,
-          delivery.statusCode,
-          delivery.durationMs,
-          delivery.success,
-          delivery.errorMessage ?? null,
-          delivery.createdAt,
-        ],
-      );
-      return true;
+      return await this.recorder.add(delivery);
     } catch (error) {
-      if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return false;
-      throw error;
+      // A webhook deleted between the check and the insert: record this attempt alone, or learn it is gone.
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      return this.recorder.add(delivery);
     }
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { MicroBatcher } from '../delivery/micro-batcher';
 import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 
 const COLUMNS = 'id, organization_id, name, url, events, active, failed_at, created_at, updated_at';
@@ -53,10 +54,20 @@ export class WebhooksRepository {
     return row;
   }
 
-  /** The webhook a delivery job names, read again at delivery time so a disabled or deleted one gets nothing. */
-  async findForDelivery(id: string): Promise<SealedWebhookRecord | undefined> {
-    const [row] = await this.db.query(`SELECT ${COLUMNS}, secret_ciphertext FROM webhooks.webhooks WHERE id = $1`, [id]);
-    return row;
+  /**
+   * The webhooks delivery jobs name, read again at delivery time so a disabled or deleted one gets
+   * nothing; one query for the attempts starting together.
+   */
+  private readonly forDelivery = new MicroBatcher<string, SealedWebhookRecord | undefined>(async (ids) => {
+    const rows: SealedWebhookRecord[] = await this.db.query(`SELECT ${COLUMNS}, secret_ciphertext FROM webhooks.webhooks WHERE id = ANY($1::uuid[])`, [
+      [...new Set(ids)],
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  });
+
+  findForDelivery(id: string): Promise<SealedWebhookRecord | undefined> {
+    return this.forDelivery.add(id);
   }
 
   async update(organizationId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | undefined> {

@@ -1,0 +1,36 @@
+import { MicroBatcher } from './micro-batcher';
+
+describe('MicroBatcher', () => {
+  it('runs calls made together as one batch and answers each its own result', async () => {
+    const batches: number[][] = [];
+    const batcher = new MicroBatcher<number, number>(async (inputs) => {
+      batches.push(inputs);
+      return inputs.map((n) => n * 2);
+    });
+    await expect(Promise.all([1, 2, 3].map((n) => batcher.add(n)))).resolves.toEqual([2, 4, 6]);
+    await expect(batcher.add(7)).resolves.toBe(14);
+    expect(batches).toEqual([[1, 2, 3], [7]]);
+  });
+
+  it('splits at the maximum size', async () => {
+    const sizes: number[] = [];
+    const batcher = new MicroBatcher<number, number>(async (inputs) => {
+      sizes.push(inputs.length);
+      return inputs;
+    }, 2);
+    await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.add(n)));
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it('fails every caller of a failed batch, and recovers for the next', async () => {
+    let fail = true;
+    const batcher = new MicroBatcher<number, number>(async (inputs) => {
+      if (fail) throw new Error('down');
+      return inputs;
+    });
+    const results = await Promise.allSettled([batcher.add(1), batcher.add(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    await expect(batcher.add(3)).resolves.toBe(3);
+  });
+});
