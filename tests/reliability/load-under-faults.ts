@@ -66,6 +66,8 @@ export interface ScenarioReport {
   audit: EventAudit;
   /** Committed rows whose event the receiver never got. */
   undelivered: string[];
+  /** For the report: the first undelivered rows, with the fault window their write fell in. */
+  undeliveredDetail: Array<{ rowId: string; seq: number; createdAt: string; window?: string }>;
   /** Receiver requests whose X-Webhook-Id is not the event id JetStream holds for that row. */
   mismatchedIds: number;
   deliveries: number;
@@ -101,13 +103,22 @@ export async function audit(scenario: LoadScenario, deliveryTimeoutMs: number): 
   let mismatchedIds = 0;
   for (const [rowId, ids] of byRow) mismatchedIds += ids.filter((id) => id !== audit.eventIdOfRow.get(rowId)).length;
   const deliveries = [...byRow.values()].reduce((sum, ids) => sum + ids.length, 0);
+  const undelivered = committed.filter((id) => !byRow.has(id));
+  const undeliveredDetail = await Promise.all(
+    undelivered.slice(0, 20).map(async (rowId) => {
+      const row = (await scenario.org.api.get(`/tables/${scenario.tableId}/rows/${rowId}`)).body.data;
+      const outcome = outcomes.find((o) => o.seq === row.data.n);
+      return { rowId, seq: row.data.n, createdAt: row.created_at, window: outcome && scenario.faults.windowOf(outcome)?.label };
+    }),
+  );
   return {
     tally,
     ackedRowIds,
     committed,
     lostAcked: ackedRowIds.filter((id) => !committedSet.has(id)),
     audit,
-    undelivered: committed.filter((id) => !byRow.has(id)),
+    undelivered,
+    undeliveredDetail,
     mismatchedIds,
     deliveries,
     duplicateDeliveries: deliveries - byRow.size,
@@ -122,7 +133,7 @@ export function describeReport(title: string, report: ScenarioReport, faults: Fa
       requestsSent: report.tally.sent,
       acked: report.tally.acked,
       committedRows: report.committed.length,
-      faults: faults.windows.map((w) => ({ fault: w.label, outageMs: w.to - w.from })),
+      faults: faults.windows.map((w) => ({ fault: w.label, from: new Date(w.from).toISOString(), outageMs: w.to - w.from })),
       failedInsideFaultWindows: report.tally.failedByWindow,
       failedOutsideFaultWindows: report.tally.failedOutsideWindows.length,
       hangs: report.tally.hangs.length,
@@ -131,6 +142,7 @@ export function describeReport(title: string, report: ScenarioReport, faults: Fa
       eventsLost: report.audit.rowsWithoutEvent.length,
       duplicateEventsInStream: report.audit.rowsWithSeveralEvents.length,
       undeliveredToWebhook: report.undelivered.length,
+      undeliveredDetail: report.undeliveredDetail,
       webhookRequests: report.deliveries,
       duplicateWebhookDeliveries: report.duplicateDeliveries,
     },

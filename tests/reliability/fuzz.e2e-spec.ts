@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { admin, ApiClient, apiClient, createTestOrg, gatewayUrl, openApiPathOf, openApiViolations } from '@platform/testing';
+import { Receiver } from '../../apps/webhook-dispatcher/test/receiver';
+import { FuzzRequest, malformedRequests, SeededIds } from './malformed-requests';
+
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 4_000);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const CONCURRENCY = 8;
+const REQUEST_TIMEOUT_MS = 10_000;
+// The test stack allows 600 requests a minute per key: enough keys that the fuzzer is rarely rate limited.
+const KEYS = 12;
+const STATUSES = [200, 201, 400, 401, 403, 404, 429];
+
+interface Finding {
+  request: string;
+  defect: string;
+  problem: string;
+}
+
+async function snapshot(api: ApiClient, ids: SeededIds): Promise<unknown> {
+  const get = async (path: string) => {
+    const res = await api.get(path);
+    return { status: res.status, body: res.body };
+  };
+  return {
+    tables: await get('/tables?limit=100'),
+    table: await get(`/tables/${ids.tableId}`),
+    rows: await get(`/tables/${ids.tableId}/rows?limit=100`),
+    row: await get(`/tables/${ids.tableId}/rows/${ids.rowId}`),
+    webhooks: await get('/webhooks?limit=100'),
+    deliveries: await get(`/webhooks/${ids.webhookId}/deliveries?limit=100`),
+    domains: await get('/domains?limit=100'),
+    domain: await get(`/domains/${ids.domainId}`),
+    emails: await get(`/domains/${ids.domainId}/emails?limit=100`),
+    availability: await get('/calendar/availability'),
+  };
+}
+
+function describe_(request: FuzzRequest): string {
+  const body = request.body === undefined ? '' : ` body=${String(request.body).slice(0, 120)}`;
+  return `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers['content-type'] ?? null)}${body}`;
+}
+
+describe('fuzzing every endpoint of openapi.json with malformed requests', () => {
+  let api: ApiClient;
+  let keys: string[];
+  let ids: SeededIds;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    const org = await createTestOrg({ plan: 250 });
+    api = apiClient(org.key);
+    keys = [org.key, ...(await Promise.all(Array.from({ length: KEYS - 1 }, async () => (await admin('key', 'create', '--org', org.orgId, '--scopes', '*')).key)))];
+    receiver = await Receiver.start();
+    const table = await api.post('/tables', {
+      name: 'Fuzz target',
+      fields: [
+        { name: 'Title', field_type: 'text' },
+        { name: 'N', field_type: 'number', options: { precision: 2 } },
+        { name: 'Day', field_type: 'date' },
+        { name: 'Status', field_type: 'select', options: { values: ['open', 'closed'] } },
+        { name: 'Done', field_type: 'checkbox' },
+      ],
+    });
+    expect(table.status).toBe(201);
+    const rows = await Promise.all(
+      [1, 2, 3].map((n) => api.post(`/tables/${table.body.data.id}/rows`, { data: { title: `Row ${n}`, n, day: '2024-01-0' + n, status: 'open', done: n % 2 === 0 } })),
+    );
+    expect(rows.map((r) => r.status)).toEqual([201, 201, 201]);
+    const webhook = await api.post('/webhooks', { name: 'Fuzz hook', url: receiver.url('/fuzz'), events: ['row.created'] });
+    expect(webhook.status).toBe(201);
+    const domain = await api.post('/domains', { domain: `fuzz-${Date.now().toString(36)}-${process.pid}.example.com` });
+    expect(domain.status).toBe(201);
+    const availability = await api.put('/calendar/availability', { schedules: [{ day_of_week: 2, start_time: '09:00:00', end_time: '17:00:00' }] });
+    expect(availability.status).toBe(200);
+    ids = { tableId: table.body.data.id, rowId: rows[0].body.data.id, webhookId: webhook.body.data.id, domainId: domain.body.data.id };
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  it(`answers ${REQUESTS} malformed requests without a 500, a hang or an undocumented error body, and changes nothing`, async () => {
+    // The row.created deliveries of the seeding settle before the snapshot.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const before = await snapshot(api, ids);
+    const requests = fc.sample(malformedRequests(ids, keys), { numRuns: REQUESTS, seed: SEED });
+    const findings: Finding[] = [];
+    const statuses: Record<string, number> = {};
+    let next = 0;
+    const started = Date.now();
+
+    const send = async (request: FuzzRequest): Promise<void> => {
+      const finding = (problem: string) => findings.push({ request: describe_(request), defect: request.defect, problem });
+      let res: Response;
+      try {
+        res = await fetch(gatewayUrl() + request.path, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      } catch (error) {
+        const name = (error as Error).name;
+        finding(name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS} ms` : `connection failed: ${(error as Error & { cause?: Error }).cause?.message ?? error}`);
+        return;
+      }
+      const text = await res.text();
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      if (!STATUSES.includes(res.status)) return void finding(`status ${res.status}: ${text.slice(0, 300)}`);
+      if (request.defect && res.status < 300) return void finding(`accepted (${res.status}) a request that must be refused: ${text.slice(0, 300)}`);
+      if (res.status < 300) return;
+      let body: any;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return void finding(`${res.status} not JSON: ${text.slice(0, 300)}`);
+      }
+      if (body?.success !== false || typeof body?.error?.code !== 'string' || typeof body?.error?.message !== 'string') {
+        return void finding(`${res.status} not the error body: ${text.slice(0, 300)}`);
+      }
+      if (openApiPathOf(request.path)) {
+        const violations = openApiViolations(request.method, request.path, { status: res.status, body });
+        if (violations.length) finding(violations.join('; '));
+      }
+    };
+
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < requests.length) await send(requests[next++]);
+      }),
+    );
+    const after = await snapshot(api, ids);
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(`${JSON.stringify({ test: 'fuzz', seed: SEED, requests: requests.length, seconds, statuses, findings: findings.length })}\n`);
+    expect(findings.slice(0, 30)).toEqual([]);
+    expect(statuses['500'] ?? 0).toBe(0);
+    expect(after).toEqual(before);
+  }, 240_000);
+});
