@@ -23,20 +23,24 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const now = () => performance.now() + performance.timeOrigin;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function admin(...args: string[]): any {
+function admin(...args: string[]): { id: string; key: string } {
   return JSON.parse(execFileSync(process.execPath, [resolve(ROOT, 'dist/apps/admin/src/main.js'), ...args], { env: process.env }).toString());
 }
 
 const gateway = new Pool(GATEWAY.origin, { connections: 64, pipelining: 1 });
 
-async function api(key: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
+interface ApiAnswer {
+  data: { id: string };
+}
+
+async function api(key: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer> {
   const res = await gateway.request({
     method,
     path: `${GATEWAY.pathname}${path}`,
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
-  const json = await res.body.json();
+  const json = (await res.body.json()) as ApiAnswer;
   if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
   return json;
 }
