@@ -1,6 +1,16 @@
 import { connect, NatsConnection } from 'nats';
 import type { ManagedProcess } from '@platform/runner';
-import { apiClient, createTestOrg, freePort, PrivateNats, startPrivateNats, startProcess, TestOrg } from '@platform/testing';
+import {
+  apiClient,
+  createScratchDatabase,
+  createTestOrg,
+  freePort,
+  PrivateNats,
+  startPrivateNats,
+  startProcess,
+  testDatabaseUrl,
+  TestOrg,
+} from '@platform/testing';
 
 describe('a service that does not answer', () => {
   let nats: PrivateNats;
@@ -10,14 +20,16 @@ describe('a service that does not answer', () => {
   let org: TestOrg;
 
   beforeAll(async () => {
-    // A gateway on a NATS of its own, where the only "service" takes every request and never replies.
+    // A gateway on a NATS and a database of its own (so its member-event relay cannot take the shared
+    // run's events), where the only "service" takes every request and never replies.
     nats = await startPrivateNats();
+    const databaseUrl = await createScratchDatabase(testDatabaseUrl());
+    org = await createTestOrg({ databaseUrl });
     silent = await connect({ servers: nats.url });
     silent.subscribe('calendar.>', { queue: 'calendar' });
     const port = await freePort();
-    gateway = await startProcess('gateway', { PORT: String(port), NATS_URL: nats.url, NATS_REQUEST_TIMEOUT_MS: '500' });
+    gateway = await startProcess('gateway', { PORT: String(port), NATS_URL: nats.url, NATS_REQUEST_TIMEOUT_MS: '500', DATABASE_URL: databaseUrl });
     baseUrl = `http://127.0.0.1:${port}/v1`;
-    org = await createTestOrg();
   });
 
   afterAll(async () => {

@@ -57,11 +57,11 @@ export class WebhooksApiConfig extends WebhooksConfig {
   @Matches(/^[A-Za-z0-9_-]{1,100}$/, { message: 'must be 1..100 letters, digits, _ or -' })
   WEBHOOK_CONSUMER_NAME = 'webhook-dispatcher';
 
-  /** The test endpoint waits for the receiver, so its deadline must fit in the gateway's request timeout. */
+  /** How long the test endpoint waits for the receiver; the gateway waits 35 s for this route. */
   @IsInt()
   @Min(100)
   @Max(300_000)
-  WEBHOOK_TEST_TIMEOUT_MS = 9_000;
+  WEBHOOK_TEST_TIMEOUT_MS = 30_000;
 
   get consumerEnabled(): boolean {
     return this.WEBHOOK_CONSUMER_ENABLED === 'true';

@@ -34,13 +34,14 @@ export class ServiceBus implements OnApplicationBootstrap, OnApplicationShutdown
     await this.client.close();
   }
 
-  async send<T = unknown>(pattern: string, caller: Caller, params: object = {}): Promise<ServiceResult<T>> {
+  /** `timeoutMs` overrides NATS_REQUEST_TIMEOUT_MS for a call that waits on the outside world by design. */
+  async send<T = unknown>(pattern: string, caller: Caller, params: object = {}, { timeoutMs }: { timeoutMs?: number } = {}): Promise<ServiceResult<T>> {
     const request: ServiceRequest<object> = { org: caller.org, requestId: caller.requestId, params };
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
       const reply = await firstValueFrom(
-        this.client.send<ServiceReply<T>>(pattern, request).pipe(timeout(this.config.NATS_REQUEST_TIMEOUT_MS)),
+        this.client.send<ServiceReply<T>>(pattern, request).pipe(timeout(timeoutMs ?? this.config.NATS_REQUEST_TIMEOUT_MS)),
       );
       if (reply && reply.ok === true) {
         const { ok: _ok, ...result } = reply;

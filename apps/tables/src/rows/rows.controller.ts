@@ -1,16 +1,11 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ServiceReplyInterceptor } from '@platform/messaging';
 import { RowRef, ServiceRequest, TableRef, TablesPatterns } from '@contracts';
 import { RowListParams, RowsService } from './rows.service';
 
 type RowData = { data: Record<string, unknown> };
 
-/**
- * The reply interceptor is bound here, as an instance: bootstrapService registers the NATS listeners before
- * the app initializes and before it adds the global one, so neither a class nor the global one would apply.
- */
-@UseInterceptors(new ServiceReplyInterceptor())
+/** Request-reply handlers for rows (queue group `tables`). */
 @Controller()
 export class RowsController {
   constructor(private readonly rows: RowsService) {}

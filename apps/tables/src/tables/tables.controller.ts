@@ -1,14 +1,9 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ServiceReplyInterceptor } from '@platform/messaging';
 import { CreateTableBody, ServiceRequest, TableRef, TablesPatterns, UpdateTableBody } from '@contracts';
 import { TablesService } from './tables.service';
 
-/**
- * The reply interceptor is bound here, as an instance: bootstrapService registers the NATS listeners before
- * the app initializes and before it adds the global one, so neither a class nor the global one would apply.
- */
-@UseInterceptors(new ServiceReplyInterceptor())
+/** Request-reply handlers for tables and their fields (queue group `tables`). */
 @Controller()
 export class TablesController {
   constructor(private readonly tables: TablesService) {}

@@ -1,4 +1,4 @@
-import { Controller, UseInterceptors } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   CreateWebhookBody,
@@ -11,14 +11,11 @@ import {
   WebhookIdParams,
   WebhooksPatterns,
 } from '@contracts';
-import { ServiceReplyInterceptor } from '@platform/messaging';
 import { parseParams } from './request-params';
 import { WebhooksService } from './webhooks.service';
 
 /** Request-reply handlers of the webhooks context (queue group `webhooks`). */
 @Controller()
-// Bound here as well: the global one registered at bootstrap does not reach the microservice's handlers.
-@UseInterceptors(new ServiceReplyInterceptor())
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 

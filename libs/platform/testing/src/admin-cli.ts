@@ -13,7 +13,12 @@ export interface AdminFailure {
 
 /** Runs the admin command line against the test stack's database; answers its JSON output. */
 export async function admin<T = any>(...args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, [resolve(REPO_ROOT, ADMIN_ENTRY), ...args], { cwd: REPO_ROOT, env: stackEnv() });
+  return adminWith<T>({}, ...args);
+}
+
+/** The same, with some of the stack's environment replaced (another database, say). */
+export async function adminWith<T = any>(overrides: Record<string, string>, ...args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, [resolve(REPO_ROOT, ADMIN_ENTRY), ...args], { cwd: REPO_ROOT, env: { ...stackEnv(), ...overrides } });
   return JSON.parse(stdout) as T;
 }
 
@@ -35,13 +40,16 @@ export interface TestOrg {
 }
 
 /** A fresh organization with one API key; each test file makes its own, so files never see each other's data. */
-export async function createTestOrg(options: { name?: string; plan?: number; addons?: string[]; scopes?: string } = {}): Promise<TestOrg> {
-  const org = await admin(
+export async function createTestOrg(
+  options: { name?: string; plan?: number; addons?: string[]; scopes?: string; databaseUrl?: string } = {},
+): Promise<TestOrg> {
+  const env: Record<string, string> = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
+  const org = await adminWith(env,
     'org', 'create',
     '--name', options.name ?? `Test ${Math.random().toString(36).slice(2, 8)}`,
     '--plan', String(options.plan ?? 0),
     ...(options.addons ?? []).flatMap((addon) => ['--addon', addon]),
   );
-  const key = await admin('key', 'create', '--org', org.id, '--scopes', options.scopes ?? '*');
+  const key = await adminWith(env, 'key', 'create', '--org', org.id, '--scopes', options.scopes ?? '*');
   return { orgId: org.id, key: key.key, keyId: key.id };
 }

@@ -9,3 +9,4 @@ export * from './private-nats';
 export * from './event-reader';
 export * from './openapi-validate';
 export * from './test-dns';
+export { createScratchDatabase } from './test-databases';

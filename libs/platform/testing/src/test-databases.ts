@@ -24,7 +24,7 @@ export async function dropAbandonedTestDatabases(databaseUrl: string): Promise<v
   try {
     const { rows } = await db.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${TEST_DATABASE_PREFIX}%`]);
     for (const { datname } of rows as { datname: string }[]) {
-      const pid = Number(datname.slice(TEST_DATABASE_PREFIX.length));
+      const pid = parseInt(datname.slice(TEST_DATABASE_PREFIX.length), 10); // platform_test_<pid>[_<n>]
       if (Number.isInteger(pid) && pid > 0 && !alive(pid)) await db.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     }
   } finally {
@@ -32,13 +32,15 @@ export async function dropAbandonedTestDatabases(databaseUrl: string): Promise<v
   }
 }
 
+/** Drops the run's database and the scratch databases made beside it. */
 export async function dropTestDatabase(databaseUrl: string): Promise<void> {
   const name = new URL(databaseUrl).pathname.slice(1);
   if (!name.startsWith(TEST_DATABASE_PREFIX)) return;
   const db = new Client({ connectionString: adminUrl(databaseUrl) });
   await db.connect();
   try {
-    await db.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const { rows } = await db.query(`SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $1 || '_')`, [name]);
+    for (const { datname } of rows as { datname: string }[]) await db.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   } finally {
     await db.end();
   }
@@ -54,4 +56,24 @@ export async function flushTestRedis(redisUrl: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+let scratchCount = 0;
+
+/**
+ * A new empty database of this run's own (dropped with the run's others), for a process that must not
+ * share the stack's data: it is named after the run's database, so abandoned ones are found and dropped.
+ */
+export async function createScratchDatabase(stackDatabaseUrl: string): Promise<string> {
+  scratchCount += 1;
+  const url = new URL(stackDatabaseUrl);
+  url.pathname = `${url.pathname}_${process.pid}x${scratchCount}`;
+  const db = new Client({ connectionString: adminUrl(stackDatabaseUrl) });
+  await db.connect();
+  try {
+    await db.query(`CREATE DATABASE "${url.pathname.slice(1)}"`);
+  } finally {
+    await db.end();
+  }
+  return url.toString();
 }

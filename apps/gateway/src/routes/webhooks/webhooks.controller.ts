@@ -6,6 +6,9 @@ import { Caller, ServiceBus } from '../../bus/service-bus';
 import { ResourceIdPipe } from '../../http/resource-id.pipe';
 import { OptionalBodyPipe } from './optional-body.pipe';
 
+/** The test endpoint waits for the receiver, which has 30 s (the contract's delivery timeout) to answer. */
+const TEST_DELIVERY_DEADLINE_MS = 35_000;
+
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @Controller('webhooks')
@@ -62,6 +65,6 @@ export class WebhooksController {
     @Param('webhookId', ResourceIdPipe) webhookId: string,
     @Body(new OptionalBodyPipe(TestWebhookBody)) body: TestWebhookBody | undefined,
   ) {
-    return this.bus.send(WebhooksPatterns.test, caller, { ...body, webhookId });
+    return this.bus.send(WebhooksPatterns.test, caller, { ...body, webhookId }, { timeoutMs: TEST_DELIVERY_DEADLINE_MS });
   }
 }
