@@ -4,7 +4,7 @@
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.base.json');
 
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', diagnostics: false }] };
 const moduleNameMapper = pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' });
 const shared = { rootDir: __dirname, testEnvironment: 'node', setupFiles: ['reflect-metadata'], transform, moduleNameMapper, moduleFileExtensions: ['ts', 'js', 'json'] };
 
