@@ -36,8 +36,8 @@ export default [
     },
   },
   {
-    // Tests read JSON answers of any shape; the global setup loads the compiled launcher at run time.
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tests/**/*.ts', 'libs/platform/testing/**/*.ts'],
+    // Tests and benches read JSON answers of any shape; the global setup loads the compiled launcher at run time.
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', 'libs/platform/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-require-imports': 'off',

@@ -25,7 +25,7 @@ export function find(manifests: Manifest[], kind: string, name: string): Manifes
   return manifests.find((manifest) => manifest.kind === kind && manifest.metadata.name === name);
 }
 
-export function podTemplate(workload: Manifest): { metadata: { labels: Record<string, string> }; spec: any } { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function podTemplate(workload: Manifest): { metadata: { labels: Record<string, string> }; spec: any } {  
   return workload.spec.template;
 }
 

@@ -24,7 +24,7 @@ function withoutBase64LineBreaks(manifest: Manifest): Manifest {
 export function kubernetesSchemaErrors(manifest: Manifest): string[] {
   let Model: ModelClass;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+     
     Model = (require(modelPath(manifest.apiVersion, manifest.kind)) as Record<string, ModelClass>)[manifest.kind];
   } catch {
     return [`${manifest.apiVersion} ${manifest.kind} is not a known Kubernetes API kind`];

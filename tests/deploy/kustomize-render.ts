@@ -6,7 +6,7 @@ export interface Manifest {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  spec?: any;  
   data?: Record<string, string>;
 }
 

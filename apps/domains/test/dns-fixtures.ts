@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { testDatabaseUrl } from '@platform/testing';
-import { BLACKHOLE_SUFFIX, clearTestDnsRecords, setTestDnsRecords, TestDnsRecord } from '../../../libs/platform/testing/src/test-dns';
+import { BLACKHOLE_SUFFIX, clearTestDnsRecords, setTestDnsRecords, TestDnsRecord, testDatabaseUrl } from '@platform/testing';
 
 export interface DnsRecordView {
   type: 'MX' | 'TXT' | 'CNAME';
