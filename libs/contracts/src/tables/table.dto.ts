@@ -87,15 +87,8 @@ export class FieldChangeInput {
   options?: Record<string, unknown>;
 }
 
-export class CreateTableBody {
-  @ApiProperty({ maxLength: MAX_NAME_LENGTH, example: 'Customers' })
-  @AsSent()
-  @IsDefined()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_NAME_LENGTH)
-  name!: string;
-
+/** A table's optional display attributes, the same on create and update. */
+class TableDisplayInput {
   @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
   @AsSent()
   @IsOptional()
@@ -109,6 +102,16 @@ export class CreateTableBody {
   @IsString()
   @MaxLength(MAX_ICON_LENGTH)
   icon?: string | null;
+}
+
+export class CreateTableBody extends TableDisplayInput {
+  @ApiProperty({ maxLength: MAX_NAME_LENGTH, example: 'Customers' })
+  @AsSent()
+  @IsDefined()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_NAME_LENGTH)
+  name!: string;
 
   @ApiProperty({ type: [FieldDefinitionInput], maxItems: MAX_FIELDS_PER_TABLE })
   @IsDefined()
@@ -119,7 +122,7 @@ export class CreateTableBody {
   fields!: FieldDefinitionInput[];
 }
 
-export class UpdateTableBody {
+export class UpdateTableBody extends TableDisplayInput {
   @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
   @AsSent()
   @IsOptional()
@@ -127,20 +130,6 @@ export class UpdateTableBody {
   @MinLength(1)
   @MaxLength(MAX_NAME_LENGTH)
   name?: string;
-
-  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
-  @AsSent()
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_DESCRIPTION_LENGTH)
-  description?: string | null;
-
-  @ApiPropertyOptional({ maxLength: MAX_ICON_LENGTH, nullable: true })
-  @AsSent()
-  @IsOptional()
-  @IsString()
-  @MaxLength(MAX_ICON_LENGTH)
-  icon?: string | null;
 
   @ApiPropertyOptional({ type: [FieldChangeInput], maxItems: MAX_FIELDS_PER_TABLE })
   @IsOptional()
