@@ -28,15 +28,8 @@ export function listView(webhook: WebhookRecord): WebhookView {
 }
 
 export function updatedView(webhook: WebhookRecord): WebhookUpdatedView {
-  return {
-    id: webhook.id,
-    name: webhook.name,
-    url: webhook.url,
-    events: webhook.events,
-    active: webhook.active,
-    status: statusOf(webhook),
-    updated_at: webhook.updated_at.toISOString(),
-  };
+  const { created_at: _createdAt, ...updated } = listView(webhook);
+  return updated;
 }
 
 export function deliveryView(row: DeliveryRow): WebhookDeliveryView {
