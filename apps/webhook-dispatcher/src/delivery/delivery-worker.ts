@@ -32,7 +32,7 @@ export class DeliveryWorker implements OnModuleInit, OnApplicationBootstrap, Bef
     const config = this.config;
     const delays = parseDurationList(config.WEBHOOK_RETRY_DELAYS) as number[];
     this.redis = redisConnection(config.REDIS_URL, 'worker');
-    this.worker = new Worker<DeliveryJob>(config.WEBHOOK_QUEUE, (job: Job<DeliveryJob>) => this.processor.attempt(job), {
+    this.worker = new Worker<DeliveryJob>(config.WEBHOOK_QUEUE, (job: Job<DeliveryJob>, token?: string) => this.processor.attempt(job, token), {
       connection: this.redis,
       concurrency: config.WEBHOOK_WORKER_CONCURRENCY,
       lockDuration: config.WEBHOOK_JOB_LOCK_MS,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { SecretCipher } from '../secrets/secret-cipher';
 import { WebhooksConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
@@ -18,6 +18,9 @@ export class DeliveryFailedError extends Error {
 
 export type AttemptResult = 'delivered' | 'skipped';
 
+/** How soon a job is tried again when our own storage failed, which is not the receiver's fault. */
+export const STORAGE_RETRY_MS = 1_000;
+
 /**
  * One attempt of one job: re-reads the webhook (a disabled, unsubscribed or deleted one gets nothing),
  * signs and sends, records the attempt, and moves the webhook between active and failed.
@@ -32,7 +35,22 @@ export class DeliveryProcessor {
     private readonly config: WebhooksConfig,
   ) {}
 
-  async attempt(job: Job<DeliveryJob>): Promise<AttemptResult> {
+  /**
+   * Only the receiver's failures use up its six attempts: when reading or recording fails on our side
+   * (Postgres restarting, say), the job goes back to wait a moment with its attempt count unchanged.
+   */
+  async attempt(job: Job<DeliveryJob>, token?: string): Promise<AttemptResult> {
+    try {
+      return await this.deliver(job);
+    } catch (error) {
+      if (error instanceof DeliveryFailedError || !token) throw error;
+      deliveryOutcomes.inc({ outcome: 'postponed' });
+      await job.moveToDelayed(Date.now() + STORAGE_RETRY_MS, token);
+      throw new DelayedError();
+    }
+  }
+
+  private async deliver(job: Job<DeliveryJob>): Promise<AttemptResult> {
     const { webhookId, eventId, eventType, organizationId, body } = job.data;
     const webhook = await this.webhooks.findForDelivery(webhookId);
     if (!webhook || !webhook.active || webhook.organization_id !== organizationId || !webhook.events.includes(eventType)) {
