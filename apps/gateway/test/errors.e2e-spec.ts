@@ -21,6 +21,24 @@ describe('envelope and error bodies', () => {
     expect(res.body).toEqual(errorBody('NOT_FOUND'));
   });
 
+  it('answers 400 BAD_REQUEST for a URL with broken percent-encoding', async () => {
+    const res = await apiClient(org.key).get('/tables/%FF');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(errorBody('BAD_REQUEST'));
+  });
+
+  it('answers 404 NOT_FOUND for an id far longer than any id', async () => {
+    const res = await apiClient(org.key).get(`/tables/${'a'.repeat(5_000)}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(errorBody('NOT_FOUND'));
+  });
+
+  it('answers 400 BAD_REQUEST in the error body for a URL over the HTTP parser limit', async () => {
+    const res = await apiClient(org.key).get(`/tables?filter=${'x'.repeat(20_000)}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(errorBody('BAD_REQUEST'));
+  });
+
   it('answers 400 BAD_REQUEST for malformed JSON', async () => {
     const res = await apiClient(org.key).request('PUT', '/calendar/availability', {
       rawBody: '{"schedules": [',

@@ -27,6 +27,8 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (code === 'INVALID_JSON' || error instanceof SyntaxError) {
     return { appError: AppError.badRequest('Request body is not valid JSON'), unexpected: false };
   }
+  if (code === 'FST_ERR_BAD_URL') return { appError: AppError.badRequest('Malformed URL'), unexpected: false };
+  if (code === 'FST_ERR_MAX_PARAM_LENGTH' || httpStatus === 414) return { appError: AppError.notFound(), unexpected: false };
   if (httpStatus === 404) return { appError: new AppError(ErrorCode.NotFound, 'Route not found'), unexpected: false };
   if (httpStatus !== undefined && httpStatus >= 400 && httpStatus < 500) {
     return { appError: AppError.badRequest((error as Error).message || 'Bad request'), unexpected: false };

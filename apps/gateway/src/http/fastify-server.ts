@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { AppError } from '@platform/errors';
 import { createLogger } from '@platform/logging';
 import { counter, histogram } from '@platform/service';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { GatewayConfig } from '../gateway.config';
-import { sendError, toAppError } from './error-reply';
+import { errorPayload, sendError, toAppError } from './error-reply';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** No request of the interface nests anywhere near this deep; deeper input is refused before it is parsed. */
@@ -16,6 +18,19 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const requests = counter('http_requests_total', 'HTTP requests answered', ['method', 'route', 'status']);
 const latency = histogram('http_request_duration_seconds', 'HTTP request latency', ['method', 'route', 'status']);
 
+/**
+ * A request Node's HTTP parser refuses (headers or URL over its 16 KiB, a broken request line) never
+ * reaches Fastify; it still gets a 400 in the documented error body before the connection closes.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request headers or URL are too large' : 'Malformed HTTP request';
+  const body = JSON.stringify(errorPayload(AppError.badRequest(message)));
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function createHttpAdapter(config: GatewayConfig): FastifyAdapter {
   const https =
     config.TLS_CERT_FILE && config.TLS_KEY_FILE
@@ -24,6 +39,11 @@ export function createHttpAdapter(config: GatewayConfig): FastifyAdapter {
   return new FastifyAdapter({
     ...(https ? { https } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Longer than any id; a longer path segment names nothing, which the routes answer with 404.
+    maxParamLength: 1_000,
+    // Failures before routing (a malformed URL) get the same error body as everything else.
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendError(reply, toAppError(error).appError),
+    clientErrorHandler: answerClientError,
     trustProxy: true,
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
