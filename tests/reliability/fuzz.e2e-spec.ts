@@ -114,7 +114,8 @@ describe('fuzzing every endpoint of openapi.json with malformed requests', () =>
       if (body?.success !== false || typeof body?.error?.code !== 'string' || typeof body?.error?.message !== 'string') {
         return void finding(`${res.status} not the error body: ${text.slice(0, 300)}`);
       }
-      if (openApiPathOf(request.path)) {
+      // A method a path does not take has no operation to validate against; the error body check above holds.
+      if (openApiPathOf(request.path) && request.defect !== 'unknown route') {
         const violations = openApiViolations(request.method, request.path, { status: res.status, body });
         if (violations.length) finding(violations.join('; '));
       }
