@@ -24,8 +24,9 @@ export class GatewayModule {
       imports: [
         ServiceCoreModule.forRoot({ name: 'gateway', config, database: { schema: IDENTITY_SCHEMA, entities: IDENTITY_ENTITIES } }),
         NatsConnectionModule.forRoot('gateway'),
-        // Member events written by the admin tool leave through the gateway's outbox.
-        OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway'),
+        // Member events written by the admin tool leave through the gateway's outbox; they are rare, so
+        // a quarter second is soon enough and keeps the idle polling off the request path.
+        OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway', { idleMs: 250 }),
         BusModule,
         TablesRoutesModule,
         WebhooksRoutesModule,

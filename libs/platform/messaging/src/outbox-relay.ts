@@ -78,13 +78,25 @@ export class OutboxRelay {
     return Number(row?.lag ?? 0);
   }
 
+  /** One cheap statement, so that an idle relay does not open a transaction on every poll. */
+  private async hasPending(): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM "${this.options.schema}".outbox LIMIT 1`);
+    return rows.length > 0;
+  }
+
   private async run(): Promise<void> {
     let failures = 0;
+    let idle = false;
     while (this.running) {
       try {
+        if (idle && !(await this.hasPending())) {
+          await this.pause(this.idleMs);
+          continue;
+        }
         const count = await this.relayBatch();
         if (count > 0) this.options.onPublished?.(count);
         failures = 0;
+        idle = count === 0;
         if (count < this.batchSize) await this.pause(this.idleMs);
       } catch (error) {
         failures += 1;

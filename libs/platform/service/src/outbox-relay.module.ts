@@ -7,6 +7,13 @@ import { counter, gauge } from './metrics';
 import { NATS_CONNECTION } from './nats-connection.module';
 
 const OUTBOX_RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
+
+interface RelayModuleOptions {
+  schema: string;
+  app: string;
+  /** Pause between polls of an empty outbox: how late the first event after a quiet spell may leave. */
+  idleMs?: number;
+}
 const outboxLag = gauge('outbox_lag_seconds', 'Age of the oldest event not yet published', ['schema']);
 const outboxPublished = counter('outbox_published_total', 'Events published from the outbox by this process', ['schema']);
 
@@ -18,13 +25,13 @@ class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown
   constructor(
     private readonly dataSource: DataSource,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(OUTBOX_RELAY_OPTIONS) private readonly options: { schema: string; app: string },
+    @Inject(OUTBOX_RELAY_OPTIONS) private readonly options: RelayModuleOptions,
   ) {}
 
   onApplicationBootstrap(): void {
-    const { schema, app } = this.options;
+    const { schema, app, idleMs } = this.options;
     const onPublished = (count: number) => outboxPublished.inc({ schema }, count);
-    this.relay = new OutboxRelay(this.dataSource, this.nc.jetstream(), createLogger(app), { schema, onPublished });
+    this.relay = new OutboxRelay(this.dataSource, this.nc.jetstream(), createLogger(app), { schema, onPublished, idleMs });
     this.relay.start();
     this.lagTimer = setInterval(() => {
       this.relay?.lagSeconds().then((lag) => outboxLag.set({ schema }, lag), () => undefined);
@@ -41,10 +48,10 @@ class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown
 /** Runs the outbox relay of one schema inside this process. */
 @Module({})
 export class OutboxRelayModule {
-  static forSchema(schema: string, app: string): DynamicModule {
+  static forSchema(schema: string, app: string, options: { idleMs?: number } = {}): DynamicModule {
     return {
       module: OutboxRelayModule,
-      providers: [{ provide: OUTBOX_RELAY_OPTIONS, useValue: { schema, app } }, OutboxRelayRunner],
+      providers: [{ provide: OUTBOX_RELAY_OPTIONS, useValue: { schema, app, ...options } }, OutboxRelayRunner],
     };
   }
 }
