@@ -20,7 +20,7 @@ runMain('gateway', async () => {
   api.useLogger(api.get(Logger));
   api.setGlobalPrefix('v1');
   const fastify = api.getHttpAdapter().getInstance();
-  configureFastify(fastify, config);
+  configureFastify(fastify);
   registerRequestAuth(fastify, api.get(ApiKeyAuthenticator), api.get(RateLimiter));
   serveOpenApi(api, createOpenApiDocument(api));
 

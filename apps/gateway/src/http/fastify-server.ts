@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppError } from '@platform/errors';
-import { createLogger } from '@platform/logging';
 import { counter, histogram } from '@platform/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
@@ -40,7 +39,7 @@ export function createHttpAdapter(config: GatewayConfig): FastifyAdapter {
     ...(https ? { https } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     // Longer than any id; a longer path segment names nothing, which the routes answer with 404.
-    maxParamLength: 1_000,
+    routerOptions: { maxParamLength: 1_000 },
     // Failures before routing (a malformed URL) get the same error body as everything else.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendError(reply, toAppError(error).appError),
     clientErrorHandler: answerClientError,
@@ -70,9 +69,11 @@ export function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** JSON bodies (an empty one counts as none), the request id header, metrics and the error body for Fastify's own failures. */
-export function configureFastify(app: FastifyInstance, config: GatewayConfig): void {
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+/**
+ * JSON bodies (an empty one counts as none), the request id header and metrics. Fastify's own failures
+ * (parsing, body size) reach Nest's exception layer and leave through AllExceptionsFilter.
+ */
+export function configureFastify(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
@@ -93,10 +94,5 @@ export function configureFastify(app: FastifyInstance, config: GatewayConfig): v
     const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
-  });
-  app.setErrorHandler((error, request, reply) => {
-    const { appError, unexpected } = toAppError(error);
-    if (unexpected) logger.error({ err: error, requestId: request.id }, 'unhandled error');
-    return sendError(reply, appError);
   });
 }

@@ -1,10 +1,12 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { createLogger } from './logger';
 
 /** nestjs-pino wired to our JSON logger; probes and metrics scrapes are not logged. */
 export function loggingModule(app: string, level: string, options: { logRequests?: boolean } = {}): DynamicModule {
   return LoggerModule.forRoot({
+    // Nest 11's wildcard syntax (the default '*' draws a deprecation warning at every start).
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       logger: createLogger(app, level),
       autoLogging: options.logRequests
