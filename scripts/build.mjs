@@ -2,10 +2,13 @@
 // Compiles every app, lib and script to dist/ (incrementally) and rewrites path aliases to relative paths.
 // Type errors fail the build, but what compiled is still written, so one context's error does not stop others.
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const quiet = process.argv.includes('--quiet');
+// `--clean` starts from an empty dist/, so what runs is exactly what the sources say (tests use it).
+if (process.argv.includes('--clean')) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const run = (bin, args) =>
   spawnSync(process.execPath, [require.resolve(bin), ...args], { stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit' }).status;
 

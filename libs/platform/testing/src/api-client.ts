@@ -1,3 +1,4 @@
+import { expectMatchesOpenApi, isDocumentedOperation } from './openapi-validate';
 import { gatewayUrl } from './stack-state';
 
 export interface ApiResponse<T = any> {
@@ -13,7 +14,10 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A client of the gateway for one API key; paths are relative to /v1 (of the test stack unless told otherwise). */
+/**
+ * A client of the gateway for one API key; paths are relative to /v1 (of the test stack unless told
+ * otherwise). It checks each answer to a documented operation against openapi.json.
+ */
 export function apiClient(key?: string, baseUrl?: string) {
   const request = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
@@ -30,7 +34,10 @@ export function apiClient(key?: string, baseUrl?: string) {
     } catch {
       // not JSON: the raw text is what the test gets to see
     }
-    return { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed as T };
+    const response = { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed as T };
+    // Every answer to a documented operation must match openapi.json, in every test that calls the API.
+    if (isDocumentedOperation(method, path)) expectMatchesOpenApi(method, path, response);
+    return response;
   };
   return {
     request,

@@ -50,6 +50,12 @@ function validatorFor(template: string, method: string, status: number): Validat
   return validate;
 }
 
+/** Whether openapi.json documents this method on this path (relative to /v1). */
+export function isDocumentedOperation(method: string, path: string): boolean {
+  const template = openApiPathOf(path);
+  return template !== undefined && openApiDocument().paths[template]?.[method.toLowerCase()] !== undefined;
+}
+
 /**
  * What is wrong with a response against the OpenAPI document, for its method, path (relative to /v1)
  * and status; empty when it matches.
