@@ -15,10 +15,11 @@ interface Tenant {
 async function seedTenant(label: string, receiver: Receiver): Promise<Tenant> {
   const org = await createTestOrg({ plan: 250 });
   const api = apiClient(org.key);
-  const table = await api.post('/tables', { name: `Isolation ${label}`, fields: [{ name: 'Title', field_type: 'text' }] });
-  const row = await api.post(`/tables/${table.body.data.id}/rows`, { data: { title: `${label} secret row` } });
+  // Subscribed first, so the table and row created next are delivered to it.
   const hookPath = `/isolation-${label}-${process.pid}`;
   const webhook = await api.post('/webhooks', { name: `Isolation ${label}`, url: receiver.url(hookPath), events: [...EVENT_KINDS] });
+  const table = await api.post('/tables', { name: `Isolation ${label}`, fields: [{ name: 'Title', field_type: 'text' }] });
+  const row = await api.post(`/tables/${table.body.data.id}/rows`, { data: { title: `${label} secret row` } });
   const domain = await api.post('/domains', { domain: `isolation-${label}-${Date.now().toString(36)}-${process.pid}.example.com` });
   const availability = await api.put('/calendar/availability', { schedules: [{ day_of_week: 3, start_time: '10:00:00', end_time: '11:00:00' }] });
   expect([table.status, row.status, webhook.status, domain.status, availability.status]).toEqual([201, 201, 201, 201, 200]);
