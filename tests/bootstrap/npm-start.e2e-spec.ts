@@ -18,7 +18,7 @@ describe('npm start on an empty database', () => {
 
   afterAll(async () => {
     if (start?.exitCode === null) start.kill('SIGKILL');
-    await nats?.stop();
+    await nats?.destroy();
     const db = new Client({ connectionString: adminUrl });
     await db.connect();
     await db.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);

@@ -35,7 +35,7 @@ describe('a service that does not answer', () => {
   afterAll(async () => {
     await gateway?.stop();
     await silent?.close();
-    await nats?.stop();
+    await nats?.destroy();
   });
 
   it('answers 500 INTERNAL_ERROR after NATS_REQUEST_TIMEOUT_MS, with no internals', async () => {

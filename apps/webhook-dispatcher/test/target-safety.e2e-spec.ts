@@ -42,7 +42,7 @@ describe('target safety at create and update', () => {
   afterAll(async () => {
     await client?.close();
     await api?.stop();
-    await nats?.stop();
+    await nats?.destroy();
     dns?.close();
   });
 

@@ -10,3 +10,4 @@ export * from './event-reader';
 export * from './openapi-validate';
 export * from './test-dns';
 export { createScratchDatabase } from './test-databases';
+export * from './local-server';

@@ -42,7 +42,7 @@ export async function launchTestStack(): Promise<LaunchedStack> {
     await Promise.all(started.map((managed) => managed.waitReady(60_000)));
   } catch (error) {
     await supervisor.stopAll(5_000);
-    await nats.stop();
+    await nats.destroy();
     throw new Error(`${(error as Error).message}; see ${logFile}`);
   }
 
@@ -55,7 +55,7 @@ export async function launchTestStack(): Promise<LaunchedStack> {
     logFile,
     stop: async () => {
       await supervisor.stopAll(15_000);
-      await nats.stop();
+      await nats.destroy();
       await dropTestDatabase(env.DATABASE_URL);
       log.end();
     },

@@ -1,6 +1,5 @@
 export * from './private-postgres';
 export * from './private-redis';
-export * from './restartable-nats';
 export * from './isolated-stack';
 export * from './steady-row-writer';
 export * from './fault-windows';

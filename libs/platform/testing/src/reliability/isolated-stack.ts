@@ -9,8 +9,8 @@ import { freePort } from '../free-port';
 import { testStackEnv } from '../stack-env';
 import { REPO_ROOT } from '../stack-state';
 import { PrivatePostgres, startPrivatePostgres } from './private-postgres';
+import { PrivateNats, startPrivateNats } from '../private-nats';
 import { PrivateRedis, startPrivateRedis } from './private-redis';
-import { RestartableNats, startRestartableNats } from './restartable-nats';
 
 const run = promisify(execFile);
 
@@ -34,7 +34,7 @@ export interface IsolatedStack {
   logFile: string;
   postgres: PrivatePostgres;
   redis: PrivateRedis;
-  nats: RestartableNats;
+  nats: PrivateNats;
   process(name: ProcessName): ManagedProcess;
   /** SIGKILL, and waits until the process is gone. */
   kill(name: ProcessName): Promise<void>;
@@ -51,7 +51,7 @@ export interface IsolatedStack {
  * kill, restart and starve them without touching the machine's shared servers or other test runs.
  */
 export async function startIsolatedStack(label: string, overrides: Record<string, string> = {}): Promise<IsolatedStack> {
-  const [postgres, redis, nats] = await Promise.all([startPrivatePostgres(), startPrivateRedis(), startRestartableNats()]);
+  const [postgres, redis, nats] = await Promise.all([startPrivatePostgres(), startPrivateRedis(), startPrivateNats()]);
   const port = await freePort();
   const env: Record<string, string> = {
     ...testStackEnv(process.env),

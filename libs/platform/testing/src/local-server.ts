@@ -1,0 +1,52 @@
+import { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+/** A server a test runs on loopback (NATS, Redis): stopped and started again with its data, then destroyed. */
+export interface LocalServer {
+  url: string;
+  /** Starts it and waits until it answers. */
+  start(): Promise<void>;
+  /** SIGTERM, and waits for the exit; its data directory stays for the next start. */
+  stop(): Promise<void>;
+  /** Stops it for good and removes its data directory. */
+  destroy(): Promise<void>;
+}
+
+export interface LocalServerSpec {
+  name: string;
+  url: string;
+  dataDir: string;
+  launch: () => ChildProcess;
+  /** Answers whether the server takes requests yet. */
+  answers: () => Promise<boolean>;
+  startTimeoutMs?: number;
+}
+
+export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServer> {
+  let server: ChildProcess | undefined;
+  const start = async () => {
+    const child = spec.launch();
+    server = child;
+    const deadline = Date.now() + (spec.startTimeoutMs ?? 15_000);
+    while (!(await spec.answers())) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${spec.name} did not start on ${spec.url}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const stop = async () => {
+    const running = server;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    running.kill('SIGTERM');
+    await new Promise((resolve) => running.once('exit', resolve));
+  };
+  await start();
+  return {
+    url: spec.url,
+    start,
+    stop,
+    destroy: async () => {
+      await stop();
+      rmSync(spec.dataDir, { recursive: true, force: true });
+    },
+  };
+}
