@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isKeyScope, KeyScope } from '@contracts';
+import { isKeyScope, isUuid, KeyScope } from '@contracts';
 import { AppError } from '@platform/errors';
 
 export const OPTIONS = {
@@ -33,7 +33,7 @@ export function required(values: CliValues, name: keyof CliValues): string {
 
 export function uuidOption(values: CliValues, name: keyof CliValues): string {
   const value = required(values, name);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw AppError.validation(`--${name}`, 'must be a UUID');
+  if (!isUuid(value)) throw AppError.validation(`--${name}`, 'must be a UUID');
   return value.toLowerCase();
 }
 

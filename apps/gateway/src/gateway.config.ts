@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { RedisConfig, ServiceConfig } from '@platform/config';
+import { RedisServiceConfig } from '@platform/config';
 
-export class GatewayConfig extends ServiceConfig {
+export class GatewayConfig extends RedisServiceConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
@@ -32,6 +32,4 @@ export class GatewayConfig extends ServiceConfig {
   @IsString()
   TLS_KEY_FILE = '';
 
-  @IsString()
-  REDIS_URL = new RedisConfig().REDIS_URL;
 }

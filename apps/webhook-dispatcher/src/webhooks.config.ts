@@ -1,21 +1,18 @@
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { IsBooleanString, IsDurationList, IsUrlWithScheme, ServiceConfig } from '@platform/config';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsDurationList, RedisServiceConfig } from '@platform/config';
 import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
 /** What both processes of the app read: the API with the event consumer, and the delivery worker. */
-export class WebhooksConfig extends ServiceConfig {
+export class WebhooksConfig extends RedisServiceConfig {
   override HEALTH_PORT = 9103;
-
-  @IsUrlWithScheme(['redis', 'rediss'])
-  REDIS_URL = 'redis://127.0.0.1:6379';
 
   /** 32 bytes, base64 or hex; encrypts webhook secrets at rest. Required in production. */
   @IsSecretEncryptionKey()
   SECRET_ENCRYPTION_KEY = '';
 
   /** Lets webhooks target loopback and private networks: local development and tests only. */
-  @IsBooleanString()
-  WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
 
   /** DNS servers (`ip:port`, comma-separated) to resolve webhook hosts with; empty means the system resolver. */
   @IsOptional()
@@ -37,9 +34,6 @@ export class WebhooksConfig extends ServiceConfig {
   @IsDurationList()
   WEBHOOK_RETRY_DELAYS = '1m,5m,30m,2h,24h';
 
-  get allowPrivateTargets(): boolean {
-    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
-  }
 
   get dnsServers(): string[] {
     return this.WEBHOOK_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean);
@@ -49,8 +43,8 @@ export class WebhooksConfig extends ServiceConfig {
 /** The API process: request-reply handlers, plus the JetStream consumer unless turned off. */
 export class WebhooksApiConfig extends WebhooksConfig {
   /** Runs the durable JetStream consumer in this process; turn off to run API replicas without it. */
-  @IsBooleanString()
-  WEBHOOK_CONSUMER_ENABLED = 'true';
+  @IsBoolean()
+  WEBHOOK_CONSUMER_ENABLED = true;
 
   /** The durable consumer's name on the EVENTS stream; every consumer process of one system shares it. */
   @IsString()
@@ -63,9 +57,6 @@ export class WebhooksApiConfig extends WebhooksConfig {
   @Max(300_000)
   WEBHOOK_TEST_TIMEOUT_MS = 30_000;
 
-  get consumerEnabled(): boolean {
-    return this.WEBHOOK_CONSUMER_ENABLED === 'true';
-  }
 }
 
 /** The delivery worker process. */

@@ -17,10 +17,10 @@ export class WebhooksModule {
       imports: [
         ServiceCoreModule.forRoot({ name: 'webhooks', config, database: { schema: WEBHOOKS_SCHEMA } }),
         DispatcherCoreModule.forRoot(config),
-        ...(config.consumerEnabled ? [NatsConnectionModule.forRoot('webhooks')] : []),
+        ...(config.WEBHOOK_CONSUMER_ENABLED ? [NatsConnectionModule.forRoot('webhooks')] : []),
       ],
       controllers: [WebhooksController],
-      providers: [WebhooksService, QueueDepthReporter, ...(config.consumerEnabled ? [EventFanOut] : [])],
+      providers: [WebhooksService, QueueDepthReporter, ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut] : [])],
     };
   }
 }

@@ -1,3 +1,4 @@
+export * from './ids';
 export * from './service-request';
 export * from './error-body';
 export * from './pagination';

@@ -10,7 +10,7 @@ export class AvailabilityController {
 
   @MessagePattern(CalendarPatterns.replaceAvailability)
   async replace(@Payload() request: ServiceRequest<unknown>): Promise<ServiceResult<AvailabilitySchedules>> {
-    const slots = await parseWeeklySlots(request.params);
+    const slots = parseWeeklySlots(request.params);
     return { data: { schedules: await this.availability.replace(request.org.id, slots) } };
   }
 

@@ -1,10 +1,9 @@
+import { isUuid } from '@contracts';
 import { AppError } from '@platform/errors';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The gateway already refuses non-UUID ids; checked again so a bad id never reaches Postgres as a 500. */
 export function resourceId(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw AppError.notFound(what);
+  if (!isUuid(value)) throw AppError.notFound(what);
   return value.toLowerCase();
 }
 

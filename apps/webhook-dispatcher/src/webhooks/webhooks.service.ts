@@ -135,7 +135,7 @@ export class WebhooksService {
 
   /** Refuses a URL whose host is or resolves to an address webhooks may not reach. */
   private async checkTarget(url: string): Promise<void> {
-    if (this.config.allowPrivateTargets) return;
+    if (this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS) return;
     try {
       await this.resolver.resolve(new URL(url));
     } catch (error) {

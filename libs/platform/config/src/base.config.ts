@@ -47,7 +47,8 @@ export class ServiceConfig extends BaseConfig {
   DATABASE_POOL_SIZE = 10;
 }
 
-export class RedisConfig {
+/** A service that also talks to Redis (the gateway's rate limit, the webhook queue). */
+export class RedisServiceConfig extends ServiceConfig {
   @IsUrlWithScheme(['redis', 'rediss'])
   REDIS_URL = 'redis://127.0.0.1:6379';
 }

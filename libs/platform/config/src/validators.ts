@@ -28,5 +28,3 @@ export const IsDuration = (options?: ValidationOptions) =>
 export const IsDurationList = (options?: ValidationOptions) =>
   define('isDurationList', (v) => typeof v === 'string' && parseDurationList(v) !== undefined, 'must be a comma list of durations like 1m,5m,30m', options);
 
-export const IsBooleanString = (options?: ValidationOptions) =>
-  define('isBooleanString', (v) => v === true || v === false || v === 'true' || v === 'false', 'must be true or false', options);

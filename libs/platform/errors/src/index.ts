@@ -1,3 +1,4 @@
 export * from './error-code';
 export * from './app-error';
 export * from './validation-errors';
+export * from './validate-input';

@@ -1,7 +1,5 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { AppError, validationErrorFrom } from '@platform/errors';
+import { validateInput } from '@platform/errors';
 
 /**
  * A body the route may go without (no body at all reads as `{}`), checked like any other when present.
@@ -13,10 +11,6 @@ export class OptionalBodyPipe<T extends object> implements PipeTransform<unknown
 
   transform(value: unknown): T {
     if (value === undefined || value === null || value === '') return new this.type();
-    if (typeof value !== 'object' || Array.isArray(value)) throw AppError.validation('body', 'must be a JSON object');
-    const instance = plainToInstance(this.type, value);
-    const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
-    if (errors.length > 0) throw validationErrorFrom(errors);
-    return instance;
+    return validateInput(this.type, value);
   }
 }
