@@ -1,8 +1,10 @@
 /**
- * Writes openapi.json at the repository root from the gateway's controllers and DTOs, without
- * connecting to anything: `node scripts/build.mjs && node dist/scripts/openapi.js`.
+ * Writes openapi.json at the repository root from the gateway's controllers and contract classes,
+ * without connecting to anything, then the SDK's types from it with openapi-typescript:
+ * `node scripts/build.mjs && node dist/scripts/openapi.js`.
  */
 import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -12,7 +14,8 @@ import { GatewayConfig } from '../apps/gateway/src/gateway.config';
 import { GatewayModule } from '../apps/gateway/src/gateway.module';
 import { createOpenApiDocument } from '../apps/gateway/src/openapi/openapi-document';
 
-const target = resolve(__dirname, '..', '..', 'openapi.json');
+const root = resolve(__dirname, '..', '..');
+const target = resolve(root, 'openapi.json');
 
 async function main(): Promise<void> {
   // Preview mode scans modules and controllers without instantiating providers: no database, NATS or Redis.
@@ -25,6 +28,9 @@ async function main(): Promise<void> {
   await app.close();
   writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
   process.stdout.write(`${target}: ${Object.keys(document.paths).length} paths\n`);
+  // The generator's options live in one place, the SDK's `generate:types` script, which its stale-types spec runs too.
+  const generated = spawnSync('npm', ['run', '--silent', 'generate:types'], { cwd: resolve(root, 'libs/sdk'), stdio: 'inherit' });
+  if (generated.status !== 0) throw new Error('openapi-typescript failed to write libs/sdk/src/api-types.ts');
 }
 
 main().catch((error: unknown) => {

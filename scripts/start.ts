@@ -13,15 +13,17 @@ import { ADMIN_ENTRY, PROCESSES, runMigrations, Supervisor } from '@platform/run
 const root = resolve(__dirname, '../..');
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
-async function bootstrapDevelopmentKey(env: NodeJS.ProcessEnv): Promise<void> {
+/** Creates the Development organization and its key on an empty database; answers the key when it did. */
+async function bootstrapDevelopmentKey(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, ADMIN_ENTRY), 'dev', 'bootstrap'], { cwd: root, env });
   const result = JSON.parse(stdout);
-  if (!result.created) return;
+  if (!result.created) return undefined;
   print('');
   print(`Created organization "Development" (${result.organization.id}, plan 250) with an API key (scope *):`);
   print(`  ${result.key.key}`);
   print('It is shown once: keep it. More keys: npm run --silent admin -- key create --org ' + result.organization.id);
   print('');
+  return result.key.key as string;
 }
 
 async function main(): Promise<void> {
@@ -31,7 +33,7 @@ async function main(): Promise<void> {
   print(`Preparing database ${new URL(config.DATABASE_URL).pathname.slice(1)} ...`);
   await ensureDatabase(config.DATABASE_URL);
   await runMigrations(root, env);
-  if (!config.isProduction) await bootstrapDevelopmentKey(env);
+  const developmentKey = config.isProduction ? undefined : await bootstrapDevelopmentKey(env);
 
   const supervisor = new Supervisor({ root, env, output: print, restartOnCrash: true });
   let stopping = false;
@@ -51,6 +53,8 @@ async function main(): Promise<void> {
   const started = PROCESSES.map((spec) => supervisor.start(spec, spec.healthPort + offset));
   await Promise.all(started.map((managed) => managed.waitReady(60_000)));
   print(`Gateway ready at http://localhost:${port}/v1`);
+  // Repeated here, where it is not buried under the processes' start-up logs, ready to paste.
+  if (developmentKey) print(`export KEY=${developmentKey}`);
 }
 
 main().catch((error: Error) => {

@@ -8,7 +8,7 @@ import { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { PROCESS_NAMES } from '@platform/runner';
 import { startIsolatedStack } from '../../libs/platform/testing/src/reliability';
-import { residentMiB } from './process-memory';
+import { residentMiB } from '../lib/process-usage';
 
 const DURATION_S = Number(process.env.SOAK_DURATION_S ?? 900);
 const CAPACITY_PROBE_S = Number(process.env.SOAK_CAPACITY_PROBE_S ?? 15);

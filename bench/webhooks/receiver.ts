@@ -2,10 +2,15 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-/** Records when each webhook request arrived, keyed by the row id in its payload. */
+/** Paths under this prefix never get an answer: a receiver that hangs. */
+export const HANGING_PREFIX = '/hang';
+
+/** Records when each webhook request arrived, keyed by the row id in its payload; requests to `/hang...` are left open. */
 export class ArrivalRecorder {
   readonly arrivals: Array<{ rowId: string; at: number; path: string }> = [];
   bodyBytes = 0;
+  /** Requests left unanswered so far. */
+  hanging = 0;
   private server?: Server;
 
   async listen(): Promise<number> {
@@ -15,6 +20,10 @@ export class ArrivalRecorder {
       req.on('end', () => {
         const at = performance.now() + performance.timeOrigin;
         const body = Buffer.concat(chunks);
+        if (req.url?.startsWith(HANGING_PREFIX)) {
+          this.hanging += 1;
+          return;
+        }
         res.writeHead(204).end();
         if (req.url === '/ceiling') return;
         this.bodyBytes = body.length;
@@ -29,6 +38,7 @@ export class ArrivalRecorder {
 
   reset(): void {
     this.arrivals.length = 0;
+    this.hanging = 0;
   }
 
   async close(): Promise<void> {

@@ -27,3 +27,24 @@ describe.each(PROCESSES.map((spec) => [spec.name, spec.entry]))('%s with invalid
     expect(failure?.stderr).toContain(`Invalid configuration: ${variable} `);
   });
 });
+
+describe('tables with invalid object storage settings', () => {
+  const refusal = async (env: Record<string, string>) =>
+    run(process.execPath, [resolve(REPO_ROOT, 'dist/apps/tables/src/main.js')], { cwd: REPO_ROOT, env: { ...stackEnv(), ...env }, timeout: 20_000 }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+
+  it.each([
+    [{ S3_ENDPOINT: 'ftp://storage' }, 'S3_ENDPOINT'],
+    [{ S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET'],
+    [{ S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE'],
+    [{ ATTACHMENT_MAX_BYTES: '0' }, 'ATTACHMENT_MAX_BYTES'],
+    [{ NODE_ENV: 'production', S3_SECRET_ACCESS_KEY: '' }, 'S3_SECRET_ACCESS_KEY'],
+    [{ NODE_ENV: 'production', S3_SECRET_ACCESS_KEY: 'minioadmin' }, 'S3_SECRET_ACCESS_KEY'],
+  ])('refuses %j, naming %s', async (env, variable) => {
+    const failure = await refusal(env);
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain(`Invalid configuration: ${variable} `);
+  });
+});

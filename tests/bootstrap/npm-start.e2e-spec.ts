@@ -25,7 +25,7 @@ describe('npm start on an empty database', () => {
     await db.end();
   });
 
-  it('brings the system up, prints a working key once, and stops on SIGTERM with exit 0', async () => {
+  it('brings the system up, prints a working key, repeats it as an export line once ready, and stops on SIGTERM with exit 0', async () => {
     const port = await freePort();
     const env = {
       ...stackEnv(),
@@ -40,15 +40,17 @@ describe('npm start on an empty database', () => {
     const ready = new Promise<void>((done, fail) => {
       createInterface({ input: start.stdout! }).on('line', (line) => {
         lines.push(line);
-        if (line.startsWith('Gateway ready at')) done();
+        if (line.startsWith('export KEY=')) done();
       });
       start.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${lines.join('\n')}`)));
     });
     await ready;
 
-    expect(lines).toContain(`Gateway ready at http://localhost:${port}/v1`);
-    const keys = lines.join('\n').match(/sk_[A-Za-z0-9_-]{43}/g) ?? [];
+    const readyLine = lines.indexOf(`Gateway ready at http://localhost:${port}/v1`);
+    expect(readyLine).toBeGreaterThan(-1);
+    const keys = [...new Set(lines.join('\n').match(/sk_[A-Za-z0-9_-]{43}/g) ?? [])];
     expect(keys).toHaveLength(1);
+    expect(lines[readyLine + 1]).toBe(`export KEY=${keys[0]}`);
     const baseUrl = `http://127.0.0.1:${port}/v1`;
     expect((await apiClient(undefined, baseUrl).get('/calendar/availability')).status).toBe(401);
     const res = await apiClient(keys[0], baseUrl).get('/calendar/availability');
@@ -59,5 +61,5 @@ describe('npm start on an empty database', () => {
     start.kill('SIGTERM');
     expect(await exited).toBe(0);
     await expect(fetch(`${baseUrl}/calendar/availability`)).rejects.toThrow();
-  });
+  }, 180_000);
 });

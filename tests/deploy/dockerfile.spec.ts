@@ -15,6 +15,10 @@ const ignored = readFileSync(repoPath('.dockerignore'), 'utf8')
   .filter((line) => line !== '' && !line.startsWith('#'));
 
 describe('deploy/docker/Dockerfile', () => {
+  it('builds and runs on the current Node.js LTS, 24', () => {
+    expect(readFileSync(repoPath(DOCKERFILE), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:24-[a-z]+-slim$/m);
+  });
+
   it('installs every dependency with npm ci, builds with scripts/build.mjs, and ships production dependencies only', () => {
     expect(stage('deps').runs.some((run) => /^npm ci\b/.test(run) && !run.includes('--omit=dev'))).toBe(true);
     expect(stage('build').runs).toContain('node scripts/build.mjs');

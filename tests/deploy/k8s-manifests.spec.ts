@@ -11,6 +11,9 @@ const RENDERINGS: [string, string][] = [
 ];
 /** Provided outside the repository in base and prod (see docs/operations.md); generated in dev. */
 const EXTERNAL_SECRET = 'platform-secrets';
+/** The tables app's storage settings, external like the above. */
+const STORAGE_SECRET = 'object-storage';
+const HTTPS_PORTS = [443];
 const AUTOSCALED = ['gateway', 'webhooks-worker'];
 const DNS_PORTS = [53];
 const DATASTORE_PORTS = [4222, 5432, 6379];
@@ -186,7 +189,7 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       }
     });
 
-    it('let only the webhook worker call out, domains reach DNS servers, and apps reach their datastores', () => {
+    it('let only the webhook worker call out, domains reach DNS servers, tables object storage over HTTPS, and apps reach their datastores', () => {
       const exits = policies().flatMap((policy) =>
         ((policy.spec.egress ?? []) as Rule[])
           .filter((rule) => reachesOutside(rule.to))
@@ -194,13 +197,19 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
             policy: policy.metadata.name,
             pods: podsOf(policy),
             dnsOnly: ruleUsesOnly(rule, DNS_PORTS),
+            httpsOnly: ruleUsesOnly(rule, HTTPS_PORTS),
             datastoresOnly: ruleUsesOnly(rule, DATASTORE_PORTS) && (rule.to ?? []).every((peer) => peer.ipBlock !== undefined),
           })),
       );
       expect(exits.some((exit) => exit.pods.join() === 'webhooks-worker' && !exit.dnsOnly)).toBe(true);
       expect(exits.some((exit) => exit.pods.join() === 'domains' && exit.dnsOnly)).toBe(true);
+      expect(exits.some((exit) => exit.pods.join() === 'tables' && exit.httpsOnly)).toBe(true);
       for (const exit of exits) {
-        const allowed = exit.pods.join() === 'webhooks-worker' || (exit.dnsOnly && exit.pods.join() === 'domains') || exit.datastoresOnly;
+        const allowed =
+          exit.pods.join() === 'webhooks-worker' ||
+          (exit.dnsOnly && exit.pods.join() === 'domains') ||
+          (exit.httpsOnly && exit.pods.join() === 'tables') ||
+          exit.datastoresOnly;
         expect({ ...exit, allowed }).toEqual({ ...exit, allowed: true });
       }
     });
@@ -218,7 +227,7 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       for (const ref of refs) {
         if (ref.configMapRef && !find(manifests, 'ConfigMap', ref.configMapRef.name)) missing.push(`ConfigMap ${ref.configMapRef.name}`);
         if (ref.secretRef && !find(manifests, 'Secret', ref.secretRef.name)) {
-          if (overlay === 'dev' || ref.secretRef.name !== EXTERNAL_SECRET) missing.push(`Secret ${ref.secretRef.name}`);
+          if (overlay === 'dev' || ![EXTERNAL_SECRET, STORAGE_SECRET].includes(ref.secretRef.name)) missing.push(`Secret ${ref.secretRef.name}`);
         }
       }
     }
@@ -248,6 +257,15 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       const redis = containersOf(find(manifests, 'StatefulSet', 'redis') as Manifest)[0] as Container & { args: string[] };
       expect(redis.args.join(' ')).toMatch(/--appendonly yes.*--maxmemory-policy noeviction/);
     });
+
+    it('runs a throwaway MinIO, its bucket made at start, that the generated storage Secret points at', () => {
+      const secret = byKind(manifests, 'Secret').find((candidate) => candidate.metadata.name.startsWith(STORAGE_SECRET));
+      const value = (key: string) => Buffer.from(secret?.data?.[key] ?? '', 'base64').toString();
+      expect(find(manifests, 'Service', new URL(value('S3_ENDPOINT')).hostname)).toBeDefined();
+      const minio = containersOf(find(manifests, 'StatefulSet', 'minio') as Manifest)[0] as Container & { args: string[] };
+      expect(minio.args.join(' ')).toContain(`mc mb --ignore-existing`);
+      expect(appContainer('tables').envFrom).toContainEqual({ secretRef: { name: secret?.metadata.name } });
+    });
   }
 
   if (overlay === 'prod') {
@@ -256,6 +274,8 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       expect(find(manifests, 'StatefulSet', 'redis')).toBeUndefined();
       expect(byKind(manifests, 'Secret')).toEqual([]);
       expect(appContainer('gateway').envFrom).toContainEqual({ secretRef: { name: EXTERNAL_SECRET } });
+      expect(appContainer('tables').envFrom).toContainEqual({ secretRef: { name: STORAGE_SECRET } });
+      expect(appContainer('gateway').envFrom).not.toContainEqual({ secretRef: { name: STORAGE_SECRET } });
     });
   }
 });

@@ -86,6 +86,23 @@ function bodyWithUnknownProperty(known: string[]) {
     .map(([key, value, knownMutations]) => ({ text: JSON.stringify({ ...knownMutations, [key]: value }), defect: `unknown property ${JSON.stringify(key).slice(0, 40)}` }));
 }
 
+/** JSON that no field can store (NUL, lone surrogates, numbers that overflow) or keys naming Object members. */
+const UNSTORABLE_JSON = [
+  '"a\\u0000b"', '"\\ud800"', '"x\\udfff"', '1e999', '-1e400', '[1, 1e999]', '{"title": "\\u0000"}', '{"n": 1e999}', '[{"title": "\\udbff"}]',
+  '{"constructor": 1}', '{"constructor": {"name": "x"}}', '[{"toString": 1}]', '{"valueOf": "x", "hasOwnProperty": 1}', '{"nested": {"constructor": []}}',
+];
+
+/** A body of known properties only, one of which holds unstorable JSON: always refused, by the gateway or the service. */
+function bodyWithUnstorableValue(known: string[]) {
+  return fc
+    .tuple(fc.constantFrom(...(known.length ? known : ['x'])), fc.constantFrom(...UNSTORABLE_JSON), fc.dictionary(fc.constantFrom(...(known.length ? known : ['x'])), hugeOrOddValue, { maxKeys: 3 }))
+    .map(([key, poison, others]) => ({
+      // JSON.stringify cannot write these, so the value is spliced into the text.
+      text: JSON.stringify({ ...others, [key]: 0.5 }).replace(`${JSON.stringify(key)}:0.5`, `${JSON.stringify(key)}:${poison}`),
+      defect: `unstorable ${key}: ${poison}`,
+    }));
+}
+
 /** Bodies no operation can accept, whatever it expects. */
 const unacceptableBody = fc.oneof(
   fc.constantFrom(
@@ -110,7 +127,10 @@ const badUtf8Body = fc.constantFrom([0xff], [0xc3, 0x28], [0xed, 0xa0, 0x80], [0
   defect: `bad UTF-8 ${Buffer.from(bytes).toString('hex')}`,
 }));
 
-const badContentType = fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'application/jsonx', '*/*', '');
+const badContentType = fc.constantFrom(
+  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16',
+  'application/json; boundary=x', 'application/jsonx', '*/*', '',
+);
 
 const filterValue = fc.oneof(
   fc.constantFrom(...SQL_AND_PATH_FRAGMENTS),
@@ -168,8 +188,9 @@ function requestFor(operation: Operation, seeded: SeededIds, authHeader: fc.Arbi
   const body = fc.oneof(
     bodyWithUnknownProperty(known).map((b) => ({ body: b.text as string | Buffer | undefined, contentType: 'application/json', defect: b.defect })),
     unacceptableBody.map((b) => ({ body: b.text as string | Buffer | undefined, contentType: 'application/json', defect: b.defect })),
+    bodyWithUnstorableValue(known).map((b) => ({ body: b.text as string | Buffer | undefined, contentType: 'application/json', defect: b.defect })),
     badUtf8Body.map((b) => ({ body: b.raw as string | Buffer | undefined, contentType: 'application/json', defect: b.defect })),
-    fc.tuple(badContentType, fc.constantFrom('{"name": "x", "zz_unknown": 1}', 'name=x&zz_unknown=1', '<a/>', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--x--')).map(([contentType, text]) => ({
+    fc.tuple(badContentType, fc.constantFrom('{"name": "x"}', '{"data": {"title": "x"}}', '{"name": "x", "zz_unknown": 1}', 'name=x&zz_unknown=1', '<a/>', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--x--')).map(([contentType, text]) => ({
       body: text as string | Buffer | undefined,
       contentType,
       defect: `content type ${contentType || '(empty)'}`,

@@ -2,14 +2,13 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@platform/service';
 import { AvailabilityModule } from './availability/availability.module';
 import { CalendarConfig } from './calendar.config';
-import { CALENDAR_SCHEMA } from './calendar-schema';
 
 @Module({})
 export class CalendarModule {
   static forRoot(config: CalendarConfig): DynamicModule {
     return {
       module: CalendarModule,
-      imports: [ServiceCoreModule.forRoot({ name: 'calendar', config, database: { schema: CALENDAR_SCHEMA } }), AvailabilityModule],
+      imports: [ServiceCoreModule.forRoot({ name: 'calendar', config, database: true }), AvailabilityModule],
     };
   }
 }

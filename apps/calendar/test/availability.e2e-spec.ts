@@ -45,7 +45,8 @@ describe('PUT and GET /calendar/availability', () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['schedules']);
+    expect(Object.keys(res.body)).toEqual(['schedules', 'timezone', 'overrides']);
+    expect(res.body).toMatchObject({ timezone: 'UTC', overrides: [] });
     expect(res.body.schedules.map((s: SlotIn) => [s.day_of_week, s.start_time, s.end_time, s.appointment_type_id])).toEqual([
       [0, '23:00:00', '23:59:59', null],
       [1, '09:00:00', '10:00:00', null],
@@ -75,10 +76,10 @@ describe('PUT and GET /calendar/availability', () => {
 
   it('clears the week with an empty array', async () => {
     await api.put('/calendar/availability', { schedules: [slot(2, '08:00:00', '09:00:00')] });
-    const res = await api.put('/calendar/availability', { schedules: [] });
+    const res = await api.put('/calendar/availability', { schedules: [], timezone: 'UTC', overrides: [] });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ schedules: [] });
-    expect((await api.get('/calendar/availability')).body).toEqual({ schedules: [] });
+    expect(res.body).toEqual({ schedules: [], timezone: 'UTC', overrides: [] });
+    expect((await api.get('/calendar/availability')).body).toEqual({ schedules: [], timezone: 'UTC', overrides: [] });
   });
 
   it('accepts touching slots, both ends of the day and exactly 500 slots', async () => {
@@ -132,7 +133,7 @@ describe('validation through the gateway', () => {
     ['overlap with one type', { schedules: [slot(1, '09:00:00', '12:00:00', 'a'), slot(1, '10:00:00', '11:00:00', 'a')] }, 'schedules[1].start_time'],
     ['more than 500 slots', { schedules: Array.from({ length: 501 }, (_, i) => slot(i % 7, clock(i * 120), clock(i * 120 + 60))) }, 'schedules'],
     ['unknown slot property', { schedules: [base, { ...base, day_of_week: 2, is_active: false }] }, 'schedules[1].is_active'],
-    ['unknown body property', { schedules: [base], timezone: 'UTC' }, 'timezone'],
+    ['unknown body property', { schedules: [base], time_zone: 'UTC' }, 'time_zone'],
     ['schedules missing', {}, 'schedules'],
     ['schedules not an array', { schedules: { 0: base } }, 'schedules'],
     ['an entry that is not an object', { schedules: [base, 'monday'] }, 'schedules[1]'],
@@ -239,9 +240,9 @@ describe('organizations', () => {
     expect(essence((await b.api.get('/calendar/availability')).body.schedules)).toEqual(essence(setB));
     // Overlaps are judged per organization: B's slots do not collide with A's.
     expect((await a.api.put('/calendar/availability', { schedules: [...setB] })).status).toBe(200);
-    expect((await a.api.put('/calendar/availability', { schedules: [] })).status).toBe(200);
+    expect((await a.api.put('/calendar/availability', { schedules: [], timezone: 'UTC', overrides: [] })).status).toBe(200);
     expect(essence((await b.api.get('/calendar/availability')).body.schedules)).toEqual(essence(setB));
-    expect((await a.api.get('/calendar/availability')).body).toEqual({ schedules: [] });
+    expect((await a.api.get('/calendar/availability')).body).toEqual({ schedules: [], timezone: 'UTC', overrides: [] });
   });
 });
 
@@ -255,7 +256,7 @@ describe('scopes', () => {
     const unrelated = apiClient((await admin('key', 'create', '--org', orgId, '--scopes', 'tables:read,tables:write')).key);
 
     for (const client of [readOnly, unrelated]) {
-      const res = await client.put('/calendar/availability', { schedules: [] });
+      const res = await client.put('/calendar/availability', { schedules: [], timezone: 'UTC', overrides: [] });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ success: false, error: expect.objectContaining({ code: 'FORBIDDEN' }) });
     }
@@ -263,12 +264,113 @@ describe('scopes', () => {
       expect((await client.get('/calendar/availability')).status).toBe(403);
     }
     expect((await readOnly.get('/calendar/availability')).body).toEqual(stored.body);
-    expect((await writeOnly.put('/calendar/availability', { schedules: [] })).status).toBe(200);
-    expect((await readOnly.get('/calendar/availability')).body).toEqual({ schedules: [] });
+    expect((await writeOnly.put('/calendar/availability', { schedules: [], timezone: 'UTC', overrides: [] })).status).toBe(200);
+    expect((await readOnly.get('/calendar/availability')).body).toEqual({ schedules: [], timezone: 'UTC', overrides: [] });
   });
 
   it('needs an API key', async () => {
-    expect((await apiClient().put('/calendar/availability', { schedules: [] })).status).toBe(401);
+    expect((await apiClient().put('/calendar/availability', { schedules: [], timezone: 'UTC', overrides: [] })).status).toBe(401);
     expect((await apiClient('not-a-key').get('/calendar/availability')).status).toBe(401);
+  });
+});
+
+describe('time zone, overrides and open windows', () => {
+  let api: ApiClient;
+  const weekdays = (start: string, end: string) => [1, 2, 3, 4, 5].map((day) => slot(day, start, end));
+  const windows = async (query: string) => {
+    const res = await api.get(`/calendar/availability/windows?${query}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['windows']);
+    return res.body.windows as { start: string; end: string }[];
+  };
+  const refusal = async (path: string, body?: unknown) => {
+    const res = body === undefined ? await api.get(path) : await api.put(path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    return res.body.error.details.field as string;
+  };
+
+  beforeAll(async () => {
+    ({ api } = await newOrgClient());
+  });
+
+  it('stores the zone and the overrides and answers them back, sorted', async () => {
+    const overrides = [
+      { date: '2026-12-31', unavailable: true },
+      { date: '2026-12-24', start_time: '13:00:00', end_time: '15:00:00' },
+      { date: '2026-12-24', start_time: '09:00:00', end_time: '12:00:00' },
+    ];
+    const res = await api.put('/calendar/availability', { schedules: weekdays('09:00:00', '17:00:00'), timezone: 'Europe/Berlin', overrides });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ timezone: 'Europe/Berlin', overrides: [overrides[2], overrides[1], overrides[0]] });
+    expect((await api.get('/calendar/availability')).body).toEqual(res.body);
+  });
+
+  it('computes windows across the spring and autumn changes in Berlin, with overrides applied', async () => {
+    await api.put('/calendar/availability', {
+      schedules: weekdays('09:00:00', '17:00:00'),
+      timezone: 'Europe/Berlin',
+      overrides: [
+        { date: '2026-03-30', start_time: '10:00:00', end_time: '12:00:00' },
+        { date: '2026-03-31', unavailable: true },
+      ],
+    });
+    expect(await windows('from=2026-03-27&to=2026-04-01')).toEqual([
+      { start: '2026-03-27T08:00:00.000Z', end: '2026-03-27T16:00:00.000Z' },
+      { start: '2026-03-30T08:00:00.000Z', end: '2026-03-30T10:00:00.000Z' },
+      { start: '2026-04-01T07:00:00.000Z', end: '2026-04-01T15:00:00.000Z' },
+    ]);
+    expect(await windows('from=2026-10-23&to=2026-10-26')).toEqual([
+      { start: '2026-10-23T07:00:00.000Z', end: '2026-10-23T15:00:00.000Z' },
+      { start: '2026-10-26T08:00:00.000Z', end: '2026-10-26T16:00:00.000Z' },
+    ]);
+  });
+
+  it.each([
+    ['America/New_York', '2026-03-06', '2026-03-09', ['2026-03-06T14:00:00.000Z', '2026-03-09T13:00:00.000Z']],
+    ['America/New_York', '2026-10-30', '2026-11-02', ['2026-10-30T13:00:00.000Z', '2026-11-02T14:00:00.000Z']],
+    ['Australia/Sydney', '2026-04-03', '2026-04-06', ['2026-04-02T22:00:00.000Z', '2026-04-05T23:00:00.000Z']],
+    ['Australia/Sydney', '2026-10-02', '2026-10-05', ['2026-10-01T23:00:00.000Z', '2026-10-04T22:00:00.000Z']],
+    ['Asia/Kolkata', '2026-03-27', '2026-03-30', ['2026-03-27T03:30:00.000Z', '2026-03-30T03:30:00.000Z']],
+  ])('opens 09:00 local in %s from %s to %s at the right instants', async (timezone, from, to, starts) => {
+    expect((await api.put('/calendar/availability', { schedules: weekdays('09:00:00', '17:00:00'), timezone })).status).toBe(200);
+    const open = await windows(`from=${from}&to=${to}`);
+    expect(open.map((window) => window.start)).toEqual(starts);
+    expect(open.every((window) => Date.parse(window.end) - Date.parse(window.start) === 8 * 3_600_000)).toBe(true);
+  });
+
+  it('filters by appointment type: that type and slots without one', async () => {
+    await api.put('/calendar/availability', {
+      schedules: [slot(1, '09:00:00', '10:00:00'), slot(1, '11:00:00', '12:00:00', 'consult'), slot(1, '13:00:00', '14:00:00', 'other')],
+    });
+    expect((await windows('from=2026-06-01&to=2026-06-01&appointment_type_id=consult')).map((window) => window.start)).toEqual([
+      '2026-06-01T09:00:00.000Z',
+      '2026-06-01T11:00:00.000Z',
+    ]);
+    expect(await windows('from=2026-06-01&to=2026-06-01')).toHaveLength(3);
+  });
+
+  it('refuses an unknown zone and an invalid override by name, and changes nothing', async () => {
+    const before = (await api.get('/calendar/availability')).body;
+    expect(await refusal('/calendar/availability', { schedules: [], timezone: 'Europe/Atlantis' })).toBe('timezone');
+    const overrides = [
+      { date: '2026-12-24', unavailable: true },
+      { date: '2026-12-25', unavailable: true },
+      { date: '2026-02-30', unavailable: true },
+    ];
+    expect(await refusal('/calendar/availability', { schedules: [], overrides })).toBe('overrides[2].date');
+    expect(await refusal('/calendar/availability', { schedules: [], overrides: [{ date: '2026-12-24', start_time: '10:00:00', end_time: '09:00:00' }] })).toBe(
+      'overrides[0].end_time',
+    );
+    expect((await api.get('/calendar/availability')).body).toEqual(before);
+  });
+
+  it('refuses bad window queries by name', async () => {
+    expect(await refusal('/calendar/availability/windows?to=2026-01-10')).toBe('from');
+    expect(await refusal('/calendar/availability/windows?from=2026-02-30&to=2026-03-01')).toBe('from');
+    expect(await refusal('/calendar/availability/windows?from=2026-03-10&to=2026-03-09')).toBe('to');
+    expect(await refusal('/calendar/availability/windows?from=2026-03-01&to=2026-05-02')).toBe('to');
+    expect(await refusal('/calendar/availability/windows?from=2026-03-01&to=2026-03-02&zone=UTC')).toBe('zone');
+    expect(await windows('from=2026-03-01&to=2026-05-01')).toEqual(expect.any(Array));
   });
 });

@@ -1,12 +1,16 @@
-import type { SchemaOwner } from '@platform/persistence';
-import { DomainEntity } from './domain/domain.entity';
-import { EmailAddressEntity } from './email-address/email-address.entity';
+import { Outbox, type SchemaOwner } from '@platform/persistence';
 import { Domains1763900000000 } from './migrations/1763900000000-domains';
+import { DomainChecks1764000000000 } from './migrations/1764000000000-domain-checks';
+import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 
 export const DOMAINS_SCHEMA = 'domains';
-export const DOMAINS_ENTITIES = [DomainEntity, EmailAddressEntity];
-export const DOMAINS_MIGRATIONS = [Domains1763900000000];
+
+/** Qualified names of the context's own tables, for its SQL. */
+export const DOMAINS_TABLE = `${DOMAINS_SCHEMA}.domains`;
+export const EMAIL_ADDRESSES_TABLE = `${DOMAINS_SCHEMA}.email_addresses`;
+
+export const DOMAINS_OUTBOX = new Outbox(DOMAINS_SCHEMA);
 
 export function domainsSchema(url: string): SchemaOwner {
-  return { schema: DOMAINS_SCHEMA, url, entities: DOMAINS_ENTITIES, migrations: DOMAINS_MIGRATIONS };
+  return { schema: DOMAINS_SCHEMA, url, migrations: [Domains1763900000000, DomainChecks1764000000000, OutboxWake1764200000000] };
 }

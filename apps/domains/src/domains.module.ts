@@ -1,15 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ServiceCoreModule } from '@platform/service';
-import { DomainEntity } from './domain/domain.entity';
 import { DomainsController } from './domain/domains.controller';
 import { DomainsRepository } from './domain/domains.repository';
 import { DomainsService } from './domain/domains.service';
 import { DomainsConfig } from './domains.config';
-import { DOMAINS_ENTITIES, DOMAINS_SCHEMA } from './domains-schema';
 import { EmailAddressesController } from './email-address/email-addresses.controller';
+import { EmailAddressesRepository } from './email-address/email-addresses.repository';
 import { EmailAddressesService } from './email-address/email-addresses.service';
+import { DomainRecheckJob } from './recheck/domain-recheck.job';
 import { DnsLookupService } from './verification/dns-lookup.service';
+import { DomainChecker } from './verification/domain-checker.service';
 
 @Module({})
 export class DomainsModule {
@@ -17,11 +17,10 @@ export class DomainsModule {
     return {
       module: DomainsModule,
       imports: [
-        ServiceCoreModule.forRoot({ name: 'domains', config, database: { schema: DOMAINS_SCHEMA, entities: DOMAINS_ENTITIES } }),
-        TypeOrmModule.forFeature([DomainEntity]),
+        ServiceCoreModule.forRoot({ name: 'domains', config, database: true }),
       ],
       controllers: [DomainsController, EmailAddressesController],
-      providers: [DomainsRepository, DomainsService, DnsLookupService, EmailAddressesService],
+      providers: [DomainsRepository, DomainsService, DnsLookupService, DomainChecker, DomainRecheckJob, EmailAddressesRepository, EmailAddressesService],
     };
   }
 }

@@ -45,13 +45,32 @@ export async function unpublishAll(): Promise<void> {
   published.clear();
 }
 
-/** Legitimate test setup: the domain was added longer ago than the verification window. */
-export async function ageDomain(domainId: string, hours: number): Promise<void> {
+async function withDatabase<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: testDatabaseUrl() });
   await client.connect();
   try {
-    await client.query(`UPDATE domains.domains SET created_at = now() - make_interval(hours => $2) WHERE id = $1`, [domainId, hours]);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+/** Legitimate test setup: the domain was added longer ago than the verification window. */
+export async function ageDomain(domainId: string, hours: number): Promise<void> {
+  await withDatabase((client) =>
+    client.query(`UPDATE domains.domains SET created_at = now() - make_interval(hours => $2) WHERE id = $1`, [domainId, hours]),
+  );
+}
+
+/** Legitimate test setup: time has come for the domains' next background check, as the schedule would bring it. */
+export async function makeDue(...domainIds: string[]): Promise<void> {
+  await withDatabase((client) => client.query('UPDATE domains.domains SET next_check_at = now() WHERE id = ANY($1::uuid[])', [domainIds]));
+}
+
+/** When the background re-check will next look at the domain (null: never). */
+export async function nextCheckOf(domainId: string): Promise<Date | null> {
+  return withDatabase(async (client) => {
+    const { rows } = await client.query('SELECT next_check_at FROM domains.domains WHERE id = $1', [domainId]);
+    return rows[0]?.next_check_at ?? null;
+  });
 }

@@ -1,5 +1,8 @@
-import { ApiClient, apiClient, createTestOrg } from '@platform/testing';
-import { ageDomain, blackholeDomain, DnsRecordView, publish, uniqueDomain, unpublishAll } from './dns-fixtures';
+import { ApiClient, apiClient, createTestOrg, eventually, setTestDnsRecords } from '@platform/testing';
+import { ageDomain, blackholeDomain, DnsRecordView, makeDue, publish, uniqueDomain, unpublishAll } from './dns-fixtures';
+
+/** Nothing publishes DMARC for these domains, so every check recommends it, after the problems. */
+const DMARC_ADVICE = expect.stringMatching(/^Recommended: no DMARC record at _dmarc\..*: add a TXT record such as "v=DMARC1; p=none"/);
 
 interface Added {
   id: string;
@@ -45,6 +48,19 @@ describe('domain verification against the loopback DNS server', () => {
     expect(result.issues).toBeUndefined();
     const read = (await api.get(`/domains/${domain.id}`)).body.data;
     expect(read).toMatchObject({ status: 'active', mx_verified: true, spf_verified: true, dkim_verified: true, dns_configured: true, verified_at: result.verified_at });
+    // The DMARC recommendation stays in the latest check's issues without keeping the domain from active.
+    expect(read.issues).toEqual([DMARC_ADVICE]);
+    expect(Date.parse(read.last_checked_at)).toBeGreaterThanOrEqual(Date.parse(result.verified_at));
+  });
+
+  it('shows no check before the first one, and drops the DMARC advice once a DMARC record exists', async () => {
+    const domain = await add();
+    expect((await api.get(`/domains/${domain.id}`)).body.data).toMatchObject({ last_checked_at: null, issues: [] });
+    await publish(domain.records);
+    await setTestDnsRecords(`_dmarc.${domain.records[0].name}`, [{ type: 'TXT', value: 'v=DMARC1; p=quarantine' }]);
+    expect((await verify(domain.id)).status).toBe('active');
+    const read = (await api.get(`/domains/${domain.id}`)).body.data;
+    expect(read).toMatchObject({ status: 'active', issues: [], last_checked_at: expect.stringMatching(/Z$/) });
   });
 
   it('names every missing record when nothing is published, and stays pending', async () => {
@@ -56,6 +72,7 @@ describe('domain verification against the loopback DNS server', () => {
       expect.stringMatching(/^Missing SPF record at .*: add a TXT record "v=spf1 include:spf\.mail\.example\.net ~all"\.$/),
       `Missing DKIM CNAME record at ${domain.records[2].name}: add a CNAME pointing to ${domain.records[2].value}.`,
       `Missing DKIM CNAME record at ${domain.records[3].name}: add a CNAME pointing to ${domain.records[3].value}.`,
+      DMARC_ADVICE
     ]);
   });
 
@@ -64,7 +81,7 @@ describe('domain verification against the loopback DNS server', () => {
     await publish(domain.records, { mx: [] });
     const result = await verify(domain.id);
     expect(result).toMatchObject({ mx_verified: false, spf_verified: true, dkim_verified: true, all_verified: false, dns_configured: true, status: 'pending' });
-    expect(result.issues).toEqual([expect.stringMatching(/^Missing MX record/)]);
+    expect(result.issues).toEqual([expect.stringMatching(/^Missing MX record/), DMARC_ADVICE]);
   });
 
   it('flags only SPF when the TXT record is missing', async () => {
@@ -72,7 +89,7 @@ describe('domain verification against the loopback DNS server', () => {
     await publish(domain.records, { txt: [{ type: 'TXT', value: 'google-site-verification=abc123' }] });
     const result = await verify(domain.id);
     expect(result).toMatchObject({ mx_verified: true, spf_verified: false, dkim_verified: true, all_verified: false });
-    expect(result.issues).toEqual([expect.stringMatching(/^Missing SPF record/)]);
+    expect(result.issues).toEqual([expect.stringMatching(/^Missing SPF record/), DMARC_ADVICE]);
   });
 
   it('flags DKIM when one of the two CNAMEs is missing', async () => {
@@ -80,7 +97,7 @@ describe('domain verification against the loopback DNS server', () => {
     await publish(domain.records, { dkim: [[{ type: 'CNAME', target: domain.records[2].value }], []] });
     const result = await verify(domain.id);
     expect(result).toMatchObject({ mx_verified: true, spf_verified: true, dkim_verified: false, all_verified: false });
-    expect(result.issues).toEqual([`Missing DKIM CNAME record at ${domain.records[3].name}: add a CNAME pointing to ${domain.records[3].value}.`]);
+    expect(result.issues).toEqual([`Missing DKIM CNAME record at ${domain.records[3].name}: add a CNAME pointing to ${domain.records[3].value}.`, DMARC_ADVICE]);
   });
 
   it('explains wrong values: another MX host, SPF without our include, a wrong CNAME target', async () => {
@@ -97,6 +114,7 @@ describe('domain verification against the loopback DNS server', () => {
       expect.stringMatching(/^The MX records at .* do not point to mx\.mail\.example\.net: add an MX record/),
       expect.stringMatching(/^The SPF record at .* does not include spf\.mail\.example\.net: add "include:spf\.mail\.example\.net"/),
       `Wrong CNAME target at ${domain.records[2].name}: it points to google._domainkey.example.org; change it to point to ${domain.records[2].value}.`,
+      DMARC_ADVICE
     ]);
   });
 
@@ -110,7 +128,7 @@ describe('domain verification against the loopback DNS server', () => {
     });
     const result = await verify(domain.id);
     expect(result).toMatchObject({ mx_verified: true, spf_verified: false, dkim_verified: true, all_verified: false, status: 'pending' });
-    expect(result.issues).toEqual([expect.stringMatching(/^Found 2 SPF records at .*, but only one is allowed: merge them/)]);
+    expect(result.issues).toEqual([expect.stringMatching(/^Found 2 SPF records at .*, but only one is allowed: merge them/), DMARC_ADVICE]);
   });
 
   it('accepts one SPF record that merges other includes with ours, split in character strings', async () => {
@@ -135,7 +153,7 @@ describe('domain verification against the loopback DNS server', () => {
     });
     const result = await verify(domain.id);
     expect(result).toMatchObject({ mx_verified: false, spf_verified: true, dkim_verified: true, all_verified: false, status: 'pending' });
-    expect(result.issues).toEqual([expect.stringMatching(/^Conflicting MX host backup-mx\.example\.org at .*: remove that MX record so that mail goes only to mx\.mail\.example\.net\.$/)]);
+    expect(result.issues).toEqual([expect.stringMatching(/^Conflicting MX host backup-mx\.example\.org at .*: remove that MX record so that mail goes only to mx\.mail\.example\.net\.$/), DMARC_ADVICE]);
   });
 
   it('reports a name server that never answers as timed out, within the lookup bound, never a 500', async () => {
@@ -171,12 +189,17 @@ describe('domain verification against the loopback DNS server', () => {
     expect((await verify(domain.id)).status).toBe('pending');
   });
 
-  it('shows a domain past the window as failed even before anyone verifies it', async () => {
+  it('fails a domain past the window in the background, before anyone verifies it', async () => {
     const domain = await add();
     await ageDomain(domain.id, 80);
-    expect((await api.get(`/domains/${domain.id}`)).body.data.status).toBe('failed');
+    await makeDue(domain.id);
+    await eventually(async () => expect((await api.get(`/domains/${domain.id}`)).body.data.status).toBe('failed'));
     const listed = await api.get('/domains?limit=100');
-    expect(listed.body.data.find((d: { id: string }) => d.id === domain.id).status).toBe('failed');
+    expect(listed.body.data.find((d: { id: string }) => d.id === domain.id)).toMatchObject({
+      status: 'failed',
+      last_checked_at: expect.stringMatching(/Z$/),
+      issues: expect.arrayContaining([expect.stringMatching(/^Missing MX record/)]),
+    });
   });
 
   it('activates a domain past the window that verifies on its first check', async () => {

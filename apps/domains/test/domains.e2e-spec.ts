@@ -67,6 +67,8 @@ describe('domains: plan, add, list, get, delete', () => {
         dkim_verified: false,
         verified_at: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        last_checked_at: null,
+        issues: [],
         dns_records: [
           { type: 'MX', name, value: 'mx.mail.example.net', priority: 10 },
           { type: 'TXT', name, value: 'v=spf1 include:spf.mail.example.net ~all' },

@@ -1,8 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { IDENTITY_SCHEMA, IDENTITY_ENTITIES, IdentityStore } from '@identity';
-import { NatsConnectionModule, OutboxRelayModule, ServiceCoreModule } from '@platform/service';
-import { DataSource } from 'typeorm';
+import { IDENTITY_SCHEMA, IdentityStore } from '@identity';
+import { IdempotencyPruner } from './idempotency/idempotency-pruner';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { InputValidationPipe } from '@platform/errors';
+import { Database } from '@platform/persistence';
+import { NatsConnectionModule, OutboxRelayModule, RedisModule, ServiceCoreModule } from '@platform/service';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { RateLimiter } from './auth/rate-limiter';
 import { ScopeGuard } from './auth/require-scope';
@@ -10,7 +13,6 @@ import { BusModule } from './bus/bus.module';
 import { GatewayConfig } from './gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
-import { InputValidationPipe } from './http/input-validation.pipe';
 import { CalendarRoutesModule } from './routes/calendar/calendar-routes.module';
 import { DomainsRoutesModule } from './routes/domains/domains-routes.module';
 import { TablesRoutesModule } from './routes/tables/tables-routes.module';
@@ -22,8 +24,10 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        ServiceCoreModule.forRoot({ name: 'gateway', config, database: { schema: IDENTITY_SCHEMA, entities: IDENTITY_ENTITIES } }),
+        ServiceCoreModule.forRoot({ name: 'gateway', config, database: true }),
         NatsConnectionModule.forRoot('gateway'),
+        // Rate-limit counters: while Redis is away each replica counts in memory instead (RateLimiter).
+        RedisModule.forRoot('request-path'),
         // Member events written by the admin tool leave through the gateway's outbox; they are rare, so
         // a quarter second is soon enough and keeps the idle polling off the request path.
         OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway', { idleMs: 250 }),
@@ -34,9 +38,11 @@ export class GatewayModule {
         CalendarRoutesModule,
       ],
       providers: [
-        { provide: IdentityStore, inject: [DataSource], useFactory: (db: DataSource) => new IdentityStore(db) },
+        { provide: IdentityStore, inject: [Database], useFactory: (db: Database) => new IdentityStore(db) },
         ApiKeyAuthenticator,
         RateLimiter,
+        IdempotencyRepository,
+        IdempotencyPruner,
         { provide: APP_GUARD, useClass: ScopeGuard },
         { provide: APP_PIPE, useClass: InputValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -1,5 +1,75 @@
-import { ServiceConfig } from '@platform/config';
+import { createHash } from 'node:crypto';
+import { IsUrlWithScheme, ServiceConfig } from '@platform/config';
+import { IsBoolean, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
+import { DEVELOPMENT_STORAGE_CREDENTIALS, IsStorageSecret } from './attachments/storage-credentials';
+
+/** Only for development and tests: anyone can read it here, so production refuses to start without a real key. */
+const DEVELOPMENT_CURSOR_KEY = createHash('sha256').update('org-data-platform development row cursor key').digest();
+const MIN_CURSOR_KEY_LENGTH = 32;
+
+/** At least 32 characters; empty only outside production. Never echoes the value. */
+function IsCursorKey() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isCursorKey',
+      target: target.constructor,
+      propertyName,
+      options: { message: `must be at least ${MIN_CURSOR_KEY_LENGTH} characters (required when NODE_ENV=production)` },
+      validator: {
+        validate(value: unknown, args: ValidationArguments) {
+          if (value === '' || value === undefined) return (args.object as { NODE_ENV?: string }).NODE_ENV !== 'production';
+          return typeof value === 'string' && value.length >= MIN_CURSOR_KEY_LENGTH;
+        },
+      },
+    });
+}
+
+/** The largest object one presigned PUT may carry (S3's limit for a single upload). */
+const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
+const unlessEmpty = ValidateIf((_: object, value: unknown) => value !== '');
 
 export class TablesConfig extends ServiceConfig {
   override HEALTH_PORT = 9101;
+
+  /** Signs row-list cursors (HMAC-SHA-256), so a client cannot forge or alter one. Required in production. */
+  @IsCursorKey()
+  ROW_CURSOR_KEY = '';
+
+  get rowCursorKey(): Buffer {
+    return this.ROW_CURSOR_KEY ? Buffer.from(this.ROW_CURSOR_KEY, 'utf8') : DEVELOPMENT_CURSOR_KEY;
+  }
+
+  /** S3-compatible endpoint the service talks to (MinIO, R2, ...); empty means AWS S3 in S3_REGION. */
+  @unlessEmpty
+  @IsUrlWithScheme(['http', 'https'])
+  S3_ENDPOINT = '';
+
+  /** Where clients reach the same storage, when that differs from S3_ENDPOINT (compose, a private network): presigned URLs name it. */
+  @unlessEmpty
+  @IsUrlWithScheme(['http', 'https'])
+  S3_PUBLIC_ENDPOINT = '';
+
+  @Matches(/^[a-z0-9-]{2,32}$/, { message: 'must be a region name such as eu-west-1' })
+  S3_REGION = 'us-east-1';
+
+  /** S3 bucket naming rules: 3..63 lowercase letters, digits, dots and hyphens. */
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be a bucket name (3..63 lowercase letters, digits, . and -)' })
+  S3_BUCKET = 'attachments';
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  S3_ACCESS_KEY_ID: string = DEVELOPMENT_STORAGE_CREDENTIALS.accessKeyId;
+
+  @IsStorageSecret()
+  S3_SECRET_ACCESS_KEY: string = DEVELOPMENT_STORAGE_CREDENTIALS.secretAccessKey;
+
+  /** `bucket` in the path instead of the host name, as MinIO and most S3-compatible servers want. */
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE = false;
+
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SINGLE_PUT_BYTES)
+  ATTACHMENT_MAX_BYTES = 104_857_600;
 }

@@ -1,15 +1,26 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@platform/service';
+import { AttachmentFiles } from './attachments/attachment-files';
+import { FileCleanup } from './attachments/file-cleanup';
+import { ObjectDeletionsRepository } from './attachments/object-deletions.repository';
+import { ObjectStorage } from './attachments/object-storage';
+import { UploadsController } from './attachments/uploads.controller';
+import { UploadsRepository } from './attachments/uploads.repository';
+import { UploadsService } from './attachments/uploads.service';
+import { RowCursors } from './rows/row-cursor';
+import { RowBatchesController } from './rows/row-batches.controller';
+import { RowBatchesService } from './rows/row-batches.service';
 import { RowsController } from './rows/rows.controller';
 import { RowsRepository } from './rows/rows.repository';
 import { RowsService } from './rows/rows.service';
-import { TablesDb } from './storage/tables-db';
 import { TablesController } from './tables/tables.controller';
 import { TablesService } from './tables/tables.service';
 import { UserTableCache } from './tables/user-table.cache';
 import { UserTableRepository } from './tables/user-table.repository';
 import { TablesConfig } from './tables.config';
-import { TABLES_SCHEMA } from './tables-schema';
+
+/** Files of attachment fields: presigned uploads, their checks, download links and the cleanup of storage. */
+const ATTACHMENT_PROVIDERS = [ObjectStorage, UploadsRepository, UploadsService, ObjectDeletionsRepository, AttachmentFiles, FileCleanup];
 
 /** Request-reply handlers of the tables context; its outbox is published by the separate tables-relay process. */
 @Module({})
@@ -17,9 +28,18 @@ export class TablesModule {
   static forRoot(config: TablesConfig): DynamicModule {
     return {
       module: TablesModule,
-      imports: [ServiceCoreModule.forRoot({ name: 'tables', config, database: { schema: TABLES_SCHEMA } })],
-      controllers: [TablesController, RowsController],
-      providers: [TablesDb, UserTableRepository, UserTableCache, TablesService, RowsRepository, RowsService],
+      imports: [ServiceCoreModule.forRoot({ name: 'tables', config, database: true })],
+      controllers: [TablesController, RowsController, RowBatchesController, UploadsController],
+      providers: [
+        UserTableRepository,
+        UserTableCache,
+        TablesService,
+        RowsRepository,
+        RowsService,
+        RowBatchesService,
+        { provide: RowCursors, useValue: new RowCursors(config.rowCursorKey) },
+        ...ATTACHMENT_PROVIDERS,
+      ],
     };
   }
 }

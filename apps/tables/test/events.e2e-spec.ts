@@ -43,11 +43,47 @@ describe('table and row events in JetStream', () => {
     const data = events.map((e) => e.event.data);
     expect(data[0]).toEqual({ table_id: tableId, table_name: detail.name, table_slug: detail.slug });
     expect(data[1]).toEqual({ table_id: tableId, table_name: detail.name, row_id: row.id, row_data: { title: 'a', amount: 1.5 } });
-    expect(data[2]).toEqual({ table_id: tableId, table_name: detail.name, row_id: row.id, row_data: { title: 'a', amount: 2 } });
+    expect(data[2]).toEqual({
+      table_id: tableId,
+      table_name: detail.name,
+      row_id: row.id,
+      row_data: { title: 'a', amount: 2 },
+      previous_row_data: { title: 'a', amount: 1.5 },
+      changed_fields: ['amount'],
+    });
     expect(data[3]).toEqual({ table_id: tableId, table_name: detail.name, row_id: row.id, row_data: { title: 'a', amount: 2 } });
     expect(data[4]).toEqual({ table_id: tableId, table_name: renamed.name, table_slug: renamed.slug });
     expect(data[5]).toMatchObject({ table_name: renamed.name, row_data: { title: 'b', amount: null } });
     expect(data[7]).toEqual({ table_id: tableId, table_name: renamed.name, table_slug: renamed.slug });
+  });
+
+  it('names what a row update changed, and a PATCH that changes no value answers the row and emits nothing', async () => {
+    const org = await newOrg();
+    const { id: tableId } = await createTable(org.api, [
+      { name: 'Title', field_type: 'text' },
+      { name: 'Amount', field_type: 'number', options: { precision: 1 } },
+      { name: 'When', field_type: 'datetime' },
+      { name: 'Tags', field_type: 'multi_select', options: { values: ['x', 'y'] } },
+    ]);
+    const row = (await org.api.post(`/tables/${tableId}/rows`, { data: { title: 'a', amount: 1.5, when: '2024-05-01T12:00:00Z', tags: ['x'] } })).body.data;
+    // The same values in other spellings: a rounded number, another offset for the same instant.
+    const same = await org.api.patch(`/tables/${tableId}/rows/${row.id}`, { data: { amount: 1.46, when: '2024-05-01T14:00:00+02:00', tags: ['x'] } });
+    expect(same.status).toBe(200);
+    expect(same.body.data).toEqual(row);
+    const changed = await org.api.patch(`/tables/${tableId}/rows/${row.id}`, { data: { title: 'a', amount: 3, tags: ['x', 'y'] } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.data).toEqual({ title: 'a', amount: 3, when: '2024-05-01T12:00:00.000Z', tags: ['x', 'y'] });
+
+    const events = await readOrgEvents(org.orgId, { count: 3 });
+    expect(events.map((e) => e.event.event)).toEqual(['table.created', 'row.created', 'row.updated']);
+    expect(events[2].event.data).toEqual({
+      table_id: tableId,
+      table_name: expect.any(String),
+      row_id: row.id,
+      row_data: { title: 'a', amount: 3, when: '2024-05-01T12:00:00.000Z', tags: ['x', 'y'] },
+      previous_row_data: { title: 'a', amount: 1.5, when: '2024-05-01T12:00:00.000Z', tags: ['x'] },
+      changed_fields: ['amount', 'tags'],
+    });
   });
 
   it('emits nothing for changes refused in another organization', async () => {

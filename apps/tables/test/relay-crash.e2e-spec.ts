@@ -28,4 +28,31 @@ describe('tables relay killed mid-batch', () => {
     const values = events.filter((e) => e.event.event === 'row.created').map((e) => e.event.data.row_data.n);
     expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: ROWS }, (_, i) => i));
   });
+
+  it('loses no event of row batches written while a relay dies, and repeats none', async () => {
+    const BATCHES = 8;
+    const org = await newOrg();
+    const clients = [org.api, await org.extraKey()];
+    const { id: tableId } = await createTable(org.api, [{ name: 'N', field_type: 'number' }]);
+    const relay = await startProcess('tables-relay');
+    const writes = Promise.all(
+      Array.from({ length: BATCHES }, (_, b) =>
+        clients[b % clients.length].post(`/tables/${tableId}/rows/batch`, { rows: Array.from({ length: 100 }, (_, i) => ({ data: { n: b * 100 + i } })) }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    relay.kill('SIGKILL');
+    const created = await writes;
+    expect(created.filter((res) => res.status !== 201).map((res) => res.body)).toEqual([]);
+
+    const total = BATCHES * 100;
+    const events = await readOrgEvents(org.orgId, { count: total + 1, timeoutMs: 30_000 });
+    expect(events).toHaveLength(total + 1);
+    const ids = events.map((e) => e.event.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const rowIds = events.filter((e) => e.event.event === 'row.created').map((e) => e.event.data.row_id);
+    expect(new Set(rowIds)).toEqual(new Set(created.flatMap((res) => res.body.data.map((row: { id: string }) => row.id))));
+    const values = events.filter((e) => e.event.event === 'row.created').map((e) => e.event.data.row_data.n);
+    expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i));
+  }, 180_000);
 });

@@ -154,15 +154,73 @@ describe('row lists: filter, sort, pagination', () => {
     const pages: string[] = [];
     for (let page = 1; page <= 3; page += 1) {
       const slice = await org.api.get(`/tables/${tableId}/rows?sort=born&order=desc&limit=2&page=${page}`);
-      expect(slice.body.pagination).toEqual({ page, limit: 2, total: 5 });
+      expect(slice.body.pagination).toEqual({ page, limit: 2, total: 5, next_cursor: page < 3 ? expect.any(String) : null });
       pages.push(...slice.body.data.map((row: any) => row.id));
     }
     expect(pages).toEqual(born.body.data.map((row: any) => row.id));
   });
 
+  describe('by cursor', () => {
+    const SORTS = ['created_at', 'updated_at', ...FIELDS.map((field) => field.name.toLowerCase())];
+
+    async function walk(query: string): Promise<{ ids: string[]; pages: any[] }> {
+      const ids: string[] = [];
+      const pages: any[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: any = await org.api.get(`/tables/${tableId}/rows?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status).toBe(200);
+        pages.push(res.body.pagination);
+        ids.push(...res.body.data.map((row: any) => row.id));
+        cursor = res.body.pagination.next_cursor;
+      } while (cursor && pages.length < 10);
+      return { ids, pages };
+    }
+
+    it.each(SORTS.flatMap((sort) => [[sort, 'asc'], [sort, 'desc']]))('walks sort=%s order=%s page by page in the same order as one list', async (sort, order) => {
+      const whole = await org.api.get(`/tables/${tableId}/rows?sort=${sort}&order=${order}`);
+      expect(whole.body.pagination.next_cursor).toBeNull();
+      const { ids, pages } = await walk(`sort=${sort}&order=${order}&limit=2`);
+      expect(ids).toEqual(whole.body.data.map((row: any) => row.id));
+      expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
+      expect(pages[2].next_cursor).toBeNull();
+    });
+
+    it('walks a filtered list and keeps its total', async () => {
+      const filter = { status: { is_empty: false } };
+      const { ids, pages } = await walk(filterQuery(filter, '&sort=name&order=desc&limit=1').slice(1));
+      const whole = await org.api.get(`/tables/${tableId}/rows${filterQuery(filter, '&sort=name&order=desc')}`);
+      expect(ids).toEqual(whole.body.data.map((row: any) => row.id));
+      expect(pages.every((p) => p.total === 4)).toBe(true);
+    });
+
+    it('refuses a cursor with page, with another query, or altered, naming cursor', async () => {
+      const first = await org.api.get(`/tables/${tableId}/rows?sort=age&limit=2`);
+      const cursor = encodeURIComponent(first.body.pagination.next_cursor);
+      const refused = [
+        `sort=age&limit=2&page=2&cursor=${cursor}`,
+        `sort=age&limit=3&cursor=${cursor}`,
+        `sort=age&order=desc&limit=2&cursor=${cursor}`,
+        `sort=name&limit=2&cursor=${cursor}`,
+        `${filterQuery({ ok: true }).slice(1)}&sort=age&limit=2&cursor=${cursor}`,
+        `sort=age&limit=2&cursor=${cursor.slice(0, -2)}AA`,
+        `sort=age&limit=2&cursor=${Buffer.from('{"q":"x","key":"1","id":"x","page":9}').toString('base64url')}.AAAA`,
+        `sort=age&limit=2&cursor=garbage`,
+      ];
+      for (const query of refused) {
+        const res = await org.api.get(`/tables/${tableId}/rows?${query}`);
+        expect([query, res.status, res.body.error?.code, res.body.error?.details?.field]).toEqual([query, 400, 'VALIDATION_ERROR', 'cursor']);
+      }
+      const other = await createTable(org.api, FIELDS);
+      const elsewhere = await org.api.get(`/tables/${other.id}/rows?sort=age&limit=2&cursor=${cursor}`);
+      expect(elsewhere.body.error.details.field).toBe('cursor');
+      expect((await org.api.get(`/tables/${tableId}/rows?sort=age&limit=2&cursor=${cursor}`)).status).toBe(200);
+    });
+  });
+
   it('counts the filtered rows in pagination.total, whatever the page', async () => {
     const res = await org.api.get(`/tables/${tableId}/rows${filterQuery({ status: { is_empty: false } }, '&limit=1&page=2')}`);
-    expect(res.body.pagination).toEqual({ page: 2, limit: 1, total: 4 });
+    expect(res.body.pagination).toEqual({ page: 2, limit: 1, total: 4, next_cursor: expect.any(String) });
     expect(res.body.data).toHaveLength(1);
     const beyond = await org.api.get(`/tables/${tableId}/rows?page=99`);
     expect(beyond.body.data).toEqual([]);

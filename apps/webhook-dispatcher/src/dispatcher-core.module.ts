@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { RedisModule } from '@platform/service';
 import { DeliveryQueue } from './delivery/delivery-queue';
 import { PinnedAgents } from './delivery/pinned-agents';
 import { WebhookSender } from './delivery/webhook-sender';
@@ -8,6 +9,7 @@ import { serverLookup, systemLookup } from './targets/host-lookup';
 import { TargetResolver } from './targets/target-resolver';
 import { WebhooksConfig } from './webhooks.config';
 import { DeliveriesRepository } from './webhooks/deliveries.repository';
+import { EventStoreRepository } from './event-store/event-store.repository';
 import { WebhooksRepository } from './webhooks/webhooks.repository';
 
 /** What the API and the worker processes share: storage, the secret cipher, the sender and the queue. */
@@ -30,8 +32,16 @@ export class DispatcherCoreModule {
       },
       WebhooksRepository,
       DeliveriesRepository,
+      EventStoreRepository,
       DeliveryQueue,
     ];
-    return { module: DispatcherCoreModule, global: true, providers, exports: providers.map((p) => ('provide' in p ? p.provide : p)) };
+    return {
+      module: DispatcherCoreModule,
+      global: true,
+      // The delivery queue's producer side; the worker process opens its own blocking connection as well.
+      imports: [RedisModule.forRoot('queue-producer')],
+      providers,
+      exports: providers.map((p) => ('provide' in p ? p.provide : p)),
+    };
   }
 }

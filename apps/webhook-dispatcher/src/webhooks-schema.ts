@@ -1,8 +1,14 @@
 import type { SchemaOwner } from '@platform/persistence';
 import { Webhooks1763720000000 } from './migrations/1763720000000-webhooks';
+import { SecretRotation1763900000000 } from './migrations/1763900000000-secret-rotation';
+import { EventStore1763910000000 } from './migrations/1763910000000-event-store';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
+/** Qualified names of the context's own tables, for its SQL. */
+export const WEBHOOKS_TABLE = `${WEBHOOKS_SCHEMA}.webhooks`;
+export const DELIVERY_SERIES_TABLE = `${WEBHOOKS_SCHEMA}.delivery_series`;
+
 export function webhooksSchema(url: string): SchemaOwner {
-  return { schema: WEBHOOKS_SCHEMA, url, entities: [], migrations: [Webhooks1763720000000] };
+  return { schema: WEBHOOKS_SCHEMA, url, migrations: [Webhooks1763720000000, SecretRotation1763900000000, EventStore1763910000000] };
 }

@@ -1,5 +1,5 @@
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { IsDurationList, RedisServiceConfig } from '@platform/config';
+import { IsDurationList, parseDurationList, RedisServiceConfig } from '@platform/config';
 import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
 /** What both processes of the app read: the API with the event consumer, and the delivery worker. */
@@ -35,6 +35,11 @@ export class WebhooksConfig extends RedisServiceConfig {
   WEBHOOK_RETRY_DELAYS = '1m,5m,30m,2h,24h';
 
 
+  /** The delays before retries 1..5, in milliseconds. */
+  get retryDelays(): number[] {
+    return parseDurationList(this.WEBHOOK_RETRY_DELAYS) as number[];
+  }
+
   get dnsServers(): string[] {
     return this.WEBHOOK_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean);
   }
@@ -57,6 +62,18 @@ export class WebhooksApiConfig extends WebhooksConfig {
   @Max(300_000)
   WEBHOOK_TEST_TIMEOUT_MS = 30_000;
 
+  /** How long events and delivery records are kept (for redeliver and recover); older ones are pruned hourly. */
+  @IsInt()
+  @Min(1)
+  @Max(3_650)
+  EVENT_RETENTION_DAYS = 30;
+
+  /** How often delivery series owed an attempt for longer than this are checked for a job in Redis, and queued again without one. */
+  @IsInt()
+  @Min(200)
+  @Max(3_600_000)
+  WEBHOOK_RECONCILE_INTERVAL_MS = 60_000;
+
 }
 
 /** The delivery worker process. */
@@ -68,6 +85,12 @@ export class WebhooksWorkerConfig extends WebhooksConfig {
   @Min(1)
   @Max(5_000)
   WEBHOOK_WORKER_CONCURRENCY = 200;
+
+  /** Attempts in flight at once for one webhook, across every worker process: a slow receiver delays only itself. */
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = 10;
 
   /** How long a job stays locked to a worker without renewal; a killed worker's jobs come back after it. */
   @IsInt()

@@ -2,9 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { NatsConnectionModule, ServiceCoreModule } from '@platform/service';
 import { DispatcherCoreModule } from './dispatcher-core.module';
 import { EventFanOut } from './dispatch/event-fan-out';
+import { EventRetention } from './event-store/event-retention';
+import { RedeliveryService } from './event-store/redelivery.service';
+import { SeriesReconciler } from './event-store/series-reconciler';
+import { EventsConsumerHealthIndicator } from './dispatch/events-consumer.indicator';
 import { QueueDepthReporter } from './delivery/queue-depth.reporter';
 import { WebhooksApiConfig } from './webhooks.config';
-import { WEBHOOKS_SCHEMA } from './webhooks-schema';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
 
@@ -15,12 +18,19 @@ export class WebhooksModule {
     return {
       module: WebhooksModule,
       imports: [
-        ServiceCoreModule.forRoot({ name: 'webhooks', config, database: { schema: WEBHOOKS_SCHEMA } }),
+        ServiceCoreModule.forRoot({ name: 'webhooks', config, database: true }),
         DispatcherCoreModule.forRoot(config),
         ...(config.WEBHOOK_CONSUMER_ENABLED ? [NatsConnectionModule.forRoot('webhooks')] : []),
       ],
       controllers: [WebhooksController],
-      providers: [WebhooksService, QueueDepthReporter, ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut] : [])],
+      providers: [
+        WebhooksService,
+        RedeliveryService,
+        QueueDepthReporter,
+        EventRetention,
+        SeriesReconciler,
+        ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, EventsConsumerHealthIndicator] : []),
+      ],
     };
   }
 }

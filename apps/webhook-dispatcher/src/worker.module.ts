@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@platform/service';
 import { DispatcherCoreModule } from './dispatcher-core.module';
+import { DeliveryQueueHealthIndicator } from './delivery/delivery-queue.indicator';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { DeliveryProcessor } from './delivery/delivery.processor';
+import { InFlightLeases } from './delivery/in-flight-leases';
+import { ParkedJobsSweeper } from './delivery/parked-jobs.sweeper';
 import { WebhooksWorkerConfig } from './webhooks.config';
-import { WEBHOOKS_SCHEMA } from './webhooks-schema';
 
 /** The delivery worker process: no request handlers, only the queue. */
 @Module({})
@@ -13,10 +15,10 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
-        ServiceCoreModule.forRoot({ name: 'webhooks-worker', config, database: { schema: WEBHOOKS_SCHEMA } }),
+        ServiceCoreModule.forRoot({ name: 'webhooks-worker', config, database: true }),
         DispatcherCoreModule.forRoot(config),
       ],
-      providers: [DeliveryProcessor, DeliveryWorker],
+      providers: [InFlightLeases, ParkedJobsSweeper, DeliveryProcessor, DeliveryWorker, DeliveryQueueHealthIndicator],
     };
   }
 }

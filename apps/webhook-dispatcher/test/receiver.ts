@@ -16,7 +16,8 @@ export type Responder = (request: ReceivedRequest, countForPath: number) => Answ
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
   private readonly responders = new Map<string, Responder>();
-  private readonly hanging = new Set<ServerResponse>();
+  /** Requests left hanging and still open, with their path. */
+  private readonly hanging = new Map<ServerResponse, string>();
 
   private constructor(
     private readonly server: Server,
@@ -48,9 +49,14 @@ export class Receiver {
     return this.requests.filter((request) => request.path === path);
   }
 
+  /** How many requests to `path` are hanging with their connection still open. */
+  openAt(path: string): number {
+    return [...this.hanging.values()].filter((hangingPath) => hangingPath === path).length;
+  }
+
   /** Answers the requests that were left hanging. */
   release(status = 200): void {
-    for (const res of this.hanging) res.writeHead(status).end();
+    for (const res of [...this.hanging.keys()]) res.writeHead(status).end();
     this.hanging.clear();
   }
 
@@ -66,7 +72,8 @@ export class Receiver {
     const responder = this.responders.get(path) ?? (() => ({ status: 200, body: 'ok' }));
     const answer = await responder(request, this.at(path).length);
     if (answer === 'hang') {
-      this.hanging.add(res);
+      this.hanging.set(res, path);
+      res.on('close', () => this.hanging.delete(res));
       return;
     }
     res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body ?? '');

@@ -73,6 +73,20 @@ describe('target safety at create and update', () => {
     expect(reply).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: { field: 'url' } } });
   });
 
+  it('says a host name is not allowed without naming what it resolves to, as for a name that does not resolve', async () => {
+    const reasons = await Promise.all(
+      ['http://internal.example.test/', 'https://private.example.test/hook', 'http://ula.example.test/', 'http://nowhere.example.test/'].map(async (url) => {
+        const reply = await send(WebhooksPatterns.create, { name: 'blocked', url, events: ['row.created'] });
+        return (reply as { error: { details: { reason: string } } }).error.details.reason;
+      }),
+    );
+    expect(reasons.map((reason) => reason.replace(/^\S+/, 'HOST'))).toEqual(Array(4).fill(reasons[0].replace(/^\S+/, 'HOST')));
+    expect(reasons[0]).toBe('internal.example.test is not an allowed target: webhooks reach only host names that resolve to public addresses');
+    for (const leaked of ['127.0.0.1', '10.20.30.40', 'fd00::1', 'loopback', 'private address', 'uniqueLocal']) {
+      expect(reasons.join(' ')).not.toContain(leaked);
+    }
+  });
+
   it('accepts public targets, and refuses a blocked one on update without changing anything', async () => {
     const created = await send(WebhooksPatterns.create, { name: 'public', url: 'https://public.example.test/hook', events: ['row.created'] });
     expect(created).toMatchObject({ ok: true, data: { url: 'https://public.example.test/hook', is_active: true } });

@@ -3,7 +3,8 @@ import { verifyWebhookSignature } from '@contracts';
 import { admin, ApiClient, apiClient, createTestOrg, eventually, stackEnv } from '@platform/testing';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { deliveryJobId } from '../src/delivery/delivery-job';
+import { Webhook } from 'standardwebhooks';
+import type { DeliveryJob } from '../src/delivery/delivery-job';
 import { EventPublisher } from './event-publisher';
 import { Receiver } from './receiver';
 import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
@@ -11,6 +12,8 @@ import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webh
 /** The stack runs with WEBHOOK_RETRY_DELAYS=200ms,400ms,600ms,800ms,1s. */
 const DELAYS = [200, 400, 600, 800, 1_000];
 const QUIET_MS = 1_500;
+/** The stack's workers run with the default WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK. */
+const STACK_IN_FLIGHT_CAP = 10;
 
 describe('webhook delivery through the real stack', () => {
   let orgId: string;
@@ -47,6 +50,10 @@ describe('webhook delivery through the real stack', () => {
     expect(hit.headers['x-webhook-id']).toBe(event.id);
     expect(hit.headers['x-webhook-delivery']).toMatch(/^[0-9a-f-]{36}$/);
     expect(Math.abs(Number(hit.headers['x-webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(hit.headers['webhook-id']).toBe(event.id);
+    expect(hit.headers['webhook-timestamp']).toBe(hit.headers['x-webhook-timestamp']);
+    expect(new Webhook(hook.secret).verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual(event);
     const deliveries = await eventually(async () => {
       const list = await deliveriesOf(api, hook.id);
       expect(list).toHaveLength(1);
@@ -135,24 +142,35 @@ describe('webhook delivery through the real stack', () => {
     expect(receiver.at(path).length).toBeLessThan(6);
   });
 
-  it('deletes a webhook with its pending retries, and sends it nothing more', async () => {
+  it('deletes a webhook with its queued jobs, and sends it nothing more', async () => {
+    // Every in-flight slot of the webhook is held by a hanging receiver, so one more event's job waits in
+    // the delayed set for a slot (seconds, not a 200 ms retry): the delete meets it there every time.
     const path = uniquePath('deleted');
-    receiver.on(path, () => ({ status: 503 }));
+    let hang = true;
+    receiver.on(path, () => (hang ? 'hang' : { status: 503 }));
     const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const event = await events.publish(orgId, 'row.created');
-    await eventually(() => expect(receiver.at(path)).toHaveLength(1));
     const redis = new IORedis(stackEnv().REDIS_URL, { maxRetriesPerRequest: 3 });
-    const queue = new Queue(stackEnv().WEBHOOK_QUEUE ?? 'webhook-deliveries', { connection: redis });
+    const queue = new Queue<DeliveryJob>(stackEnv().WEBHOOK_QUEUE ?? 'webhook-deliveries', { connection: redis });
     try {
-      await eventually(async () => expect(await (await queue.getJob(deliveryJobId(event.id, hook.id)))?.isDelayed()).toBe(true));
+      await Promise.all(Array.from({ length: STACK_IN_FLIGHT_CAP + 1 }, () => events.publish(orgId, 'row.created')));
+      const [waiting] = await eventually(async () => {
+        expect(receiver.at(path)).toHaveLength(STACK_IN_FLIGHT_CAP);
+        const delayed = (await queue.getDelayed()).filter((job) => job.data.webhookId === hook.id);
+        expect(delayed).toHaveLength(1);
+        return delayed;
+      });
       expect((await api.delete(`/webhooks/${hook.id}`)).status).toBe(200);
-      expect(await queue.getJob(deliveryJobId(event.id, hook.id))).toBeUndefined();
+      expect(await queue.getJob(waiting.id ?? '')).toBeUndefined();
+      hang = false;
+      receiver.release(503);
       await sleep(DELAYS.reduce((a, b) => a + b) + QUIET_MS);
-      expect(receiver.at(path)).toHaveLength(1);
+      expect(receiver.at(path)).toHaveLength(STACK_IN_FLIGHT_CAP);
       await events.publish(orgId, 'row.created');
       await sleep(QUIET_MS);
-      expect(receiver.at(path)).toHaveLength(1);
+      expect(receiver.at(path)).toHaveLength(STACK_IN_FLIGHT_CAP);
     } finally {
+      hang = false;
+      receiver.release(503);
       await queue.close();
       redis.disconnect();
     }

@@ -32,7 +32,7 @@ describe('webhooks API', () => {
           name: 'Orders',
           url,
           events: ['row.created', 'member.invited'],
-          secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{20,}$/),
+          secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
           is_active: true,
           created_at: expect.stringMatching(ISO),
         },
@@ -196,6 +196,7 @@ describe('webhooks API', () => {
         status_code: 200,
         duration_ms: expect.any(Number),
         success: true,
+        next_retry_at: null,
         created_at: expect.stringMatching(ISO),
       });
     });

@@ -1,3 +1,6 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ROW_DATA_SCHEMA } from './tables/table.views';
+
 /** The JetStream stream every context publishes its events to, and how subjects are formed. */
 export const EVENTS_STREAM = 'EVENTS';
 export const EVENTS_SUBJECT_PREFIX = 'events';
@@ -12,6 +15,10 @@ export const EVENT_KINDS = [
   'member.invited',
   'member.joined',
   'member.removed',
+  'domain.verified',
+  'domain.failed',
+  'domain.degraded',
+  'domain.deleted',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -24,23 +31,64 @@ export function eventSubject(organizationId: string, kind: string): string {
   return `${EVENTS_SUBJECT_PREFIX}.${organizationId}.${kind}`;
 }
 
-export interface RowEventData {
-  table_id: string;
-  table_name: string;
-  row_id: string;
-  row_data: Record<string, unknown>;
+export class RowEventData {
+  @ApiProperty({ format: 'uuid' })
+  table_id!: string;
+
+  @ApiProperty()
+  table_name!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  row_id!: string;
+
+  @ApiProperty({ ...ROW_DATA_SCHEMA, description: 'the row after the change; for row.deleted, the row as it was' })
+  row_data!: Record<string, unknown>;
 }
 
-export interface TableEventData {
-  table_id: string;
-  table_name: string;
-  table_slug: string;
+/** `row.updated`: the row after the change, the whole row before it, and the slugs whose value changed. */
+export class RowUpdatedEventData extends RowEventData {
+  @ApiProperty({ ...ROW_DATA_SCHEMA, description: 'the whole row before the change' })
+  previous_row_data!: Record<string, unknown>;
+
+  @ApiProperty({ type: [String], description: 'slugs of the fields whose value changed' })
+  changed_fields!: string[];
 }
 
-export interface MemberEventData {
-  member_id: string;
-  email: string;
-  role: string;
+export class TableEventData {
+  @ApiProperty({ format: 'uuid' })
+  table_id!: string;
+
+  @ApiProperty()
+  table_name!: string;
+
+  @ApiProperty()
+  table_slug!: string;
+}
+
+export class MemberEventData {
+  @ApiProperty({ format: 'uuid' })
+  member_id!: string;
+
+  @ApiProperty({ format: 'email' })
+  email!: string;
+
+  @ApiProperty({ example: 'admin' })
+  role!: string;
+}
+
+/** `status` is the domain's status after the change (for `domain.deleted`, the one it had); `issues` those of its latest check. */
+export class DomainEventData {
+  @ApiProperty({ format: 'uuid' })
+  domain_id!: string;
+
+  @ApiProperty({ example: 'mail.example.com' })
+  domain!: string;
+
+  @ApiProperty({ enum: ['pending', 'active', 'failed'] })
+  status!: 'pending' | 'active' | 'failed';
+
+  @ApiProperty({ type: [String], description: 'what the latest check found wrong, in plain words' })
+  issues!: string[];
 }
 
 /** The payload of every event, exactly as a webhook receiver gets it. */

@@ -2,6 +2,7 @@ export * from './ids';
 export * from './service-request';
 export * from './error-body';
 export * from './pagination';
+export * from './json-data';
 export * from './scopes';
 export * from './events';
 export * from './identity';

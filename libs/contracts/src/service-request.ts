@@ -12,6 +12,8 @@ export interface OrgContext {
 export interface ServiceRequest<P = Record<string, unknown>> {
   org: OrgContext;
   requestId: string;
+  /** How long the caller waits for the reply, in milliseconds from sending it; the service's SQL ends by then. */
+  timeoutMs: number;
   params: P;
 }
 
@@ -19,6 +21,8 @@ export interface Pagination {
   page: number;
   limit: number;
   total: number;
+  /** Row lists: the cursor of the next page, null on the last one. */
+  next_cursor?: string | null;
 }
 
 /** A service's successful answer: the response body without `success`. */

@@ -1,14 +1,18 @@
-import type { SchemaOwner } from '@platform/persistence';
-import { ApiKey } from './entities/api-key.entity';
-import { Member } from './entities/member.entity';
-import { Organization } from './entities/organization.entity';
+import { Outbox, type SchemaOwner } from '@platform/persistence';
 import { Identity1763700000000 } from './migrations/1763700000000-identity';
+import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 
 /** Organizations, keys and members live in the gateway's schema. */
 export const IDENTITY_SCHEMA = 'gateway';
-export const IDENTITY_ENTITIES = [Organization, ApiKey, Member];
-export const IDENTITY_MIGRATIONS = [Identity1763700000000];
 
-export function identitySchema(url: string, poolSize = 5): SchemaOwner {
-  return { schema: IDENTITY_SCHEMA, url, entities: IDENTITY_ENTITIES, migrations: IDENTITY_MIGRATIONS, poolSize };
+/** Qualified names of the schema's tables, for its SQL. */
+export const ORGANIZATIONS_TABLE = `${IDENTITY_SCHEMA}.organizations`;
+export const API_KEYS_TABLE = `${IDENTITY_SCHEMA}.api_keys`;
+export const MEMBERS_TABLE = `${IDENTITY_SCHEMA}.members`;
+
+export const IDENTITY_OUTBOX = new Outbox(IDENTITY_SCHEMA);
+export const IDENTITY_MIGRATIONS = [Identity1763700000000, OutboxWake1764200000000];
+
+export function identitySchema(url: string): SchemaOwner {
+  return { schema: IDENTITY_SCHEMA, url, migrations: IDENTITY_MIGRATIONS };
 }

@@ -1,12 +1,11 @@
 import type { KeyScope, MemberEventData, OrgContext } from '@contracts';
 import { AppError } from '@platform/errors';
-import { buildEvent, writeToOutbox } from '@platform/persistence';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { buildEvent, Database, Sql } from '@platform/persistence';
 import { hashApiKey, issueApiKey } from './api-key-secret';
-import { ApiKey } from './entities/api-key.entity';
-import { Member, MemberStatus } from './entities/member.entity';
-import { Organization } from './entities/organization.entity';
-import { IDENTITY_SCHEMA } from './identity-schema';
+import { API_KEYS_TABLE, IDENTITY_OUTBOX, MEMBERS_TABLE, ORGANIZATIONS_TABLE } from './identity-schema';
+
+export const MEMBER_STATUSES = ['invited', 'joined', 'removed'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 export interface AuthenticatedKey {
   keyId: string;
@@ -35,22 +34,23 @@ const MEMBER_EVENT: Record<MemberStatus, string> = {
   removed: 'member.removed',
 };
 
-function orgView(org: Organization): OrganizationView {
-  return { id: org.id, name: org.name, plan: org.plan, addons: [...org.addons].sort() };
-}
+const ORGANIZATION_COLUMNS = 'id, name, plan, addons';
+const MEMBER_COLUMNS = 'id, organization_id, email, role, status';
 
-function memberView(member: Member): MemberView {
-  return { id: member.id, organization_id: member.organizationId, email: member.email, role: member.role, status: member.status };
+function orgView(org: OrganizationView): OrganizationView {
+  return { id: org.id, name: org.name, plan: org.plan, addons: [...org.addons].sort() };
 }
 
 /** Organizations, API keys and members: the operations the admin tool performs and the gateway reads. */
 export class IdentityStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   async authenticate(key: string): Promise<AuthenticatedKey | undefined> {
-    const [row] = await this.db.query(
+    const {
+      rows: [row],
+    } = await this.db.query<{ key_id: string; scopes: string[]; org_id: string; plan: number; addons: string[] }>(
       `SELECT k.id AS key_id, k.scopes, o.id AS org_id, o.plan, o.addons
-         FROM gateway.api_keys k JOIN gateway.organizations o ON o.id = k.organization_id
+         FROM ${API_KEYS_TABLE} k JOIN ${ORGANIZATIONS_TABLE} o ON o.id = k.organization_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hashApiKey(key)],
     );
@@ -59,58 +59,66 @@ export class IdentityStore {
   }
 
   async countOrganizations(): Promise<number> {
-    return this.db.getRepository(Organization).count();
+    const { rows } = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${ORGANIZATIONS_TABLE}`);
+    return rows[0].total;
   }
 
   async createOrganization(input: { name: string; plan: number; addons: string[] }): Promise<OrganizationView> {
-    const repo = this.db.getRepository(Organization);
-    const org = await repo.save(repo.create({ name: input.name, plan: input.plan, addons: [...new Set(input.addons)] }));
-    return orgView(org);
+    const { rows } = await this.db.query<OrganizationView>(
+      `INSERT INTO ${ORGANIZATIONS_TABLE} (name, plan, addons) VALUES ($1, $2, $3) RETURNING ${ORGANIZATION_COLUMNS}`,
+      [input.name, input.plan, [...new Set(input.addons)]],
+    );
+    return orgView(rows[0]);
   }
 
   async updateOrganization(id: string, change: { plan?: number; add?: string[]; remove?: string[] }): Promise<OrganizationView> {
     return this.db.transaction(async (tx) => {
-      const org = await this.lockOrganization(tx, id);
-      if (change.plan !== undefined) org.plan = change.plan;
+      const org = await this.findOrganization(tx, id, true);
       const addons = new Set(org.addons);
       change.add?.forEach((addon) => addons.add(addon));
       change.remove?.forEach((addon) => addons.delete(addon));
-      org.addons = [...addons];
-      return orgView(await tx.getRepository(Organization).save(org));
+      const { rows } = await tx.query<OrganizationView>(
+        `UPDATE ${ORGANIZATIONS_TABLE} SET plan = $2, addons = $3, updated_at = now() WHERE id = $1 RETURNING ${ORGANIZATION_COLUMNS}`,
+        [id, change.plan ?? org.plan, [...addons]],
+      );
+      return orgView(rows[0]);
     });
   }
 
   async createKey(organizationId: string, scopes: KeyScope[]): Promise<{ id: string; key: string; scopes: string[]; organization_id: string }> {
-    await this.requireOrganization(this.db.manager, organizationId);
+    await this.findOrganization(this.db, organizationId);
     const issued = issueApiKey();
-    const repo = this.db.getRepository(ApiKey);
-    const saved = await repo.save(repo.create({ organizationId, keyHash: issued.hash, keyPrefix: issued.prefix, scopes, revokedAt: null }));
-    return { id: saved.id, key: issued.key, scopes: saved.scopes, organization_id: organizationId };
+    const { rows } = await this.db.query<{ id: string; scopes: string[] }>(
+      `INSERT INTO ${API_KEYS_TABLE} (organization_id, key_hash, key_prefix, scopes) VALUES ($1, $2, $3, $4) RETURNING id, scopes`,
+      [organizationId, issued.hash, issued.prefix, scopes],
+    );
+    return { id: rows[0].id, key: issued.key, scopes: rows[0].scopes, organization_id: organizationId };
   }
 
+  /** Revoking twice answers the first revocation's time. */
   async revokeKey(keyId: string): Promise<{ id: string; revoked_at: string }> {
-    const repo = this.db.getRepository(ApiKey);
-    const key = await repo.findOne({ where: { id: keyId } });
-    if (!key) throw AppError.notFound('API key');
-    if (!key.revokedAt) {
-      await repo.update({ id: keyId, revokedAt: IsNull() }, { revokedAt: new Date() });
-    }
-    const revoked = await repo.findOneOrFail({ where: { id: keyId } });
-    return { id: keyId, revoked_at: (revoked.revokedAt as Date).toISOString() };
+    const { rows } = await this.db.query<{ revoked_at: Date }>(
+      `UPDATE ${API_KEYS_TABLE} SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING revoked_at`,
+      [keyId],
+    );
+    if (!rows[0]) throw AppError.notFound('API key');
+    return { id: keyId, revoked_at: rows[0].revoked_at.toISOString() };
   }
 
   async inviteMember(organizationId: string, email: string, role: string): Promise<MemberView> {
     return this.db.transaction(async (tx) => {
-      await this.requireOrganization(tx, organizationId);
-      const repo = tx.getRepository(Member);
-      const existing = await repo
-        .createQueryBuilder('m')
-        .where('m.organization_id = :organizationId AND lower(m.email) = lower(:email) AND m.status <> :removed', { organizationId, email, removed: 'removed' })
-        .getOne();
-      if (existing) throw AppError.conflict(`${email} is already a member or invited`);
-      const member = await repo.save(repo.create({ organizationId, email, role, status: 'invited' }));
-      await this.emit(tx, member);
-      return memberView(member);
+      await this.findOrganization(tx, organizationId);
+      const { rowCount } = await tx.query(
+        `SELECT 1 FROM ${MEMBERS_TABLE} WHERE organization_id = $1 AND lower(email) = lower($2) AND status <> 'removed'`,
+        [organizationId, email],
+      );
+      if (rowCount) throw AppError.conflict(`${email} is already a member or invited`);
+      const { rows } = await tx.query<MemberView>(
+        `INSERT INTO ${MEMBERS_TABLE} (organization_id, email, role, status) VALUES ($1, $2, $3, 'invited') RETURNING ${MEMBER_COLUMNS}`,
+        [organizationId, email, role],
+      );
+      await this.emit(tx, rows[0]);
+      return rows[0];
     });
   }
 
@@ -124,31 +132,31 @@ export class IdentityStore {
 
   private async transition(memberId: string, next: MemberStatus, allowed: (status: MemberStatus) => boolean): Promise<MemberView> {
     return this.db.transaction(async (tx) => {
-      const repo = tx.getRepository(Member);
-      const member = await repo.findOne({ where: { id: memberId }, lock: { mode: 'pessimistic_write' } });
+      const {
+        rows: [member],
+      } = await tx.query<MemberView>(`SELECT ${MEMBER_COLUMNS} FROM ${MEMBERS_TABLE} WHERE id = $1 FOR UPDATE`, [memberId]);
       if (!member) throw AppError.notFound('Member');
       if (!allowed(member.status)) throw AppError.badRequest(`Member is ${member.status}; cannot become ${next}`);
-      member.status = next;
-      const saved = await repo.save(member);
-      await this.emit(tx, saved);
-      return memberView(saved);
+      const { rows } = await tx.query<MemberView>(
+        `UPDATE ${MEMBERS_TABLE} SET status = $2, updated_at = now() WHERE id = $1 RETURNING ${MEMBER_COLUMNS}`,
+        [memberId, next],
+      );
+      await this.emit(tx, rows[0]);
+      return rows[0];
     });
   }
 
-  private async emit(tx: EntityManager, member: Member): Promise<void> {
+  private async emit(tx: Sql, member: MemberView): Promise<void> {
     const data: MemberEventData = { member_id: member.id, email: member.email, role: member.role };
-    await writeToOutbox(tx, IDENTITY_SCHEMA, [buildEvent(member.organizationId, MEMBER_EVENT[member.status], data)]);
+    await IDENTITY_OUTBOX.write(tx, [buildEvent(member.organization_id, MEMBER_EVENT[member.status], data)]);
   }
 
-  private async requireOrganization(manager: EntityManager, id: string): Promise<Organization> {
-    const org = await manager.getRepository(Organization).findOne({ where: { id } });
-    if (!org) throw AppError.notFound('Organization');
-    return org;
-  }
-
-  private async lockOrganization(manager: EntityManager, id: string): Promise<Organization> {
-    const org = await manager.getRepository(Organization).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
-    if (!org) throw AppError.notFound('Organization');
-    return org;
+  private async findOrganization(db: Sql, id: string, lock = false): Promise<OrganizationView> {
+    const { rows } = await db.query<OrganizationView>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM ${ORGANIZATIONS_TABLE} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [id],
+    );
+    if (!rows[0]) throw AppError.notFound('Organization');
+    return rows[0];
   }
 }

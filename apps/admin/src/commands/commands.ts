@@ -1,62 +1,49 @@
-import { IdentityChange } from '@contracts';
-import { IdentityStore } from '@identity';
+import type { KeyScope } from '@contracts';
 import { AppError } from '@platform/errors';
-import { addonsOption, CliValues, emailOption, planOption, required, scopesOption, uuidOption } from '../cli-args';
+import type { AdminSession } from '../admin-session';
 
-export interface CommandContext {
-  store: IdentityStore;
-  values: CliValues;
-  /** Tells running gateways to forget what they cached about a key or an organization. */
-  announce: (change: IdentityChange) => Promise<void>;
-  isProduction: boolean;
+/** What each command does, given its checked options. */
+
+export function createOrganization({ store }: AdminSession, options: { name: string; plan: number; addon: string[] }) {
+  return store.createOrganization({ name: options.name, plan: options.plan, addons: options.addon });
 }
 
-type Command = (context: CommandContext) => Promise<object>;
+export async function updateOrganization(
+  { store, announce }: AdminSession,
+  options: { org: string; plan?: number; addon: string[]; removeAddon: string[] },
+) {
+  const org = await store.updateOrganization(options.org, { plan: options.plan, add: options.addon, remove: options.removeAddon });
+  await announce({ kind: 'org', orgId: org.id });
+  return org;
+}
 
-export const COMMANDS: Record<string, Command> = {
-  'org create': ({ store, values }) =>
-    store.createOrganization({ name: required(values, 'name'), plan: planOption(values) ?? 0, addons: addonsOption(values, 'addon') }),
+export function createKey({ store }: AdminSession, options: { org: string; scopes: KeyScope[] }) {
+  return store.createKey(options.org, options.scopes);
+}
 
-  'org update': async ({ store, values, announce }) => {
-    const org = await store.updateOrganization(uuidOption(values, 'org'), {
-      plan: planOption(values),
-      add: addonsOption(values, 'addon'),
-      remove: addonsOption(values, 'remove-addon'),
-    });
-    await announce({ kind: 'org', orgId: org.id });
-    return org;
-  },
+export async function revokeKey({ store, announce }: AdminSession, options: { keyId: string }) {
+  const revoked = await store.revokeKey(options.keyId);
+  await announce({ kind: 'key', keyId: revoked.id });
+  return revoked;
+}
 
-  'key create': ({ store, values }) => store.createKey(uuidOption(values, 'org'), scopesOption(values)),
+export function inviteMember({ store }: AdminSession, options: { org: string; email: string; role: string }) {
+  return store.inviteMember(options.org, options.email, options.role);
+}
 
-  'key revoke': async ({ store, values, announce }) => {
-    const revoked = await store.revokeKey(uuidOption(values, 'key-id'));
-    await announce({ kind: 'key', keyId: revoked.id });
-    return revoked;
-  },
+export function joinMember({ store }: AdminSession, options: { member: string }) {
+  return store.joinMember(options.member);
+}
 
-  'member invite': ({ store, values }) =>
-    store.inviteMember(uuidOption(values, 'org'), emailOption(values), values.role?.trim() || 'member'),
+export function removeMember({ store }: AdminSession, options: { member: string }) {
+  return store.removeMember(options.member);
+}
 
-  'member join': ({ store, values }) => store.joinMember(uuidOption(values, 'member')),
-
-  'member remove': ({ store, values }) => store.removeMember(uuidOption(values, 'member')),
-
-  /** Used by `npm start`: a first organization and key for local development. */
-  'dev bootstrap': async ({ store, isProduction }) => {
-    if (isProduction) throw AppError.badRequest('dev bootstrap is not available when NODE_ENV=production');
-    if ((await store.countOrganizations()) > 0) return { created: false };
-    const organization = await store.createOrganization({ name: 'Development', plan: 250, addons: [] });
-    const key = await store.createKey(organization.id, ['*']);
-    return { created: true, organization, key };
-  },
-};
-
-export const USAGE = `usage: npm run --silent admin -- <command> [options]
-  org create --name NAME [--plan USD] [--addon domains]
-  org update --org ID [--plan USD] [--addon domains] [--remove-addon domains]
-  key create --org ID [--scopes tables:read,tables:write,...]   (default *)
-  key revoke --key-id ID
-  member invite --org ID --email E [--role R]
-  member join --member ID
-  member remove --member ID`;
+/** Used by `npm start`: a first organization and key for local development. */
+export async function bootstrapDevelopment({ store, isProduction }: AdminSession) {
+  if (isProduction) throw AppError.badRequest('dev bootstrap is not available when NODE_ENV=production');
+  if ((await store.countOrganizations()) > 0) return { created: false };
+  const organization = await store.createOrganization({ name: 'Development', plan: 250, addons: [] });
+  const key = await store.createKey(organization.id, ['*']);
+  return { created: true, organization, key };
+}

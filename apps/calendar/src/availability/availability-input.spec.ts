@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { ReplaceAvailabilityBody } from '@contracts';
-import { AppError, ErrorCode, validationErrorFrom } from '@platform/errors';
+import { AppError, ErrorCode, validateInput, validationErrorFrom } from '@platform/errors';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { parseWeeklySlots } from './availability-input';
+import { parseAvailability } from './availability-input';
 
-/** The parser throws synchronously; as a promise, a refusal and an answer read alike below. */
-const parse = async (body: unknown) => parseWeeklySlots(body);
+/**
+ * A body as the service takes it: through the contract class (what its validation pipe runs), then the
+ * rules across slots and overrides. Both throw synchronously; as a promise, a refusal and an answer read alike below.
+ */
+const take = (body: unknown) => parseAvailability(validateInput(ReplaceAvailabilityBody, body));
+const parse = async (body: unknown) => take(body).slots;
 
 const valid = { day_of_week: 1, start_time: '09:00:00', end_time: '17:00:00' };
 
@@ -24,7 +28,7 @@ async function fieldOf(body: unknown): Promise<string> {
   return (await failure(body)).field;
 }
 
-describe('parseWeeklySlots', () => {
+describe('parseAvailability: the weekly slots', () => {
   it('accepts a valid set and fills a missing appointment type with null', async () => {
     await expect(parse({ schedules: [valid, { ...valid, day_of_week: 2, appointment_type_id: 'consultation' }] })).resolves.toEqual([
       { ...valid, appointment_type_id: null },
@@ -103,7 +107,7 @@ describe('parseWeeklySlots', () => {
       field: 'schedules[1].is_active',
       reason: expect.stringContaining('should not exist'),
     });
-    expect(await fieldOf({ schedules: [valid], timezone: 'UTC' })).toBe('timezone');
+    expect(await fieldOf({ schedules: [valid], time_zone: 'UTC' })).toBe('time_zone');
     expect(await fieldOf({ schedules: [{ ...valid, id: '3f9a0c2e-0d1b-4a51-9a0e-0d5c2f1e7b44' }] })).toBe('schedules[0].id');
   });
 
@@ -112,6 +116,61 @@ describe('parseWeeklySlots', () => {
       Array.from({ length: count }, (_, i) => ({ ...valid, start_time: '09:00:00', end_time: '10:00:00', appointment_type_id: `t${i}` }));
     await expect(parse({ schedules: slots(500) })).resolves.toHaveLength(500);
     expect(await failure({ schedules: slots(501) })).toEqual({ field: 'schedules', reason: 'must hold at most 500 slots' });
+  });
+});
+
+describe('parseAvailability: time zone and overrides', () => {
+  it('defaults to UTC and no overrides, and keeps a zone as it was given', () => {
+    expect(take({ schedules: [valid] })).toMatchObject({ timezone: 'UTC', overrides: [] });
+    for (const timezone of ['Europe/Berlin', 'Asia/Kolkata', 'America/Argentina/Buenos_Aires', 'Etc/GMT+5']) {
+      expect(take({ schedules: [], timezone }).timezone).toBe(timezone);
+    }
+  });
+
+  it('refuses an unknown zone, an offset and a non-string, naming timezone', async () => {
+    for (const timezone of ['Mars/Olympus_Mons', '+05:30', 'UTC+2', '', 'Europe/', 42, null, ['UTC']]) {
+      expect(await failure({ schedules: [], timezone })).toEqual({ field: 'timezone', reason: expect.any(String) });
+    }
+  });
+
+  it('accepts dates with their own hours and dates off', () => {
+    const overrides = [
+      { date: '2026-12-24', start_time: '09:00:00', end_time: '12:00:00' },
+      { date: '2026-12-24', start_time: '13:00:00', end_time: '15:00:00' },
+      { date: '2026-12-25', unavailable: true },
+    ];
+    expect(take({ schedules: [], overrides }).overrides).toEqual(overrides);
+  });
+
+  it('names the offending override and field', async () => {
+    const ok = { date: '2026-12-24', start_time: '09:00:00', end_time: '12:00:00' };
+    const cases: [unknown, string][] = [
+      [{ ...ok, date: '2026-02-30' }, 'overrides[1].date'],
+      [{ ...ok, date: '24.12.2026' }, 'overrides[1].date'],
+      [{ start_time: '09:00:00', end_time: '12:00:00' }, 'overrides[1].date'],
+      [{ date: '2026-12-25' }, 'overrides[1].start_time'],
+      [{ date: '2026-12-25', start_time: '09:00:00' }, 'overrides[1].end_time'],
+      [{ ...ok, date: '2026-12-25', end_time: '08:00:00' }, 'overrides[1].end_time'],
+      [{ ...ok, date: '2026-12-25', start_time: '25:00:00' }, 'overrides[1].start_time'],
+      [{ date: '2026-12-25', unavailable: false }, 'overrides[1].unavailable'],
+      [{ date: '2026-12-25', unavailable: 'true' }, 'overrides[1].unavailable'],
+      [{ date: '2026-12-25', unavailable: null }, 'overrides[1].unavailable'],
+      [{ date: '2026-12-25', unavailable: true, start_time: '09:00:00' }, 'overrides[1].start_time'],
+      [{ date: '2026-12-25', unavailable: true, end_time: '09:00:00' }, 'overrides[1].end_time'],
+      [{ ...ok, start_time: '11:00:00', end_time: '13:00:00' }, 'overrides[1].start_time'],
+      [{ date: '2026-12-24', unavailable: true }, 'overrides[1].date'],
+      [{ ...ok, date: '2026-12-25', note: 'x' }, 'overrides[1].note'],
+      ['2026-12-25', 'overrides[1]'],
+    ];
+    for (const [second, field] of cases) expect(await fieldOf({ schedules: [], overrides: [ok, second] })).toBe(field);
+    expect(await fieldOf({ schedules: [], overrides: { date: '2026-12-24' } })).toBe('overrides');
+    expect(await fieldOf({ schedules: [], overrides: null })).toBe('overrides');
+  });
+
+  it('allows at most 366 overrides', async () => {
+    const days = (count: number) => Array.from({ length: count }, (_, i) => ({ date: new Date(Date.UTC(2027, 0, 1 + i)).toISOString().slice(0, 10), unavailable: true }));
+    expect(take({ schedules: [], overrides: days(366) }).overrides).toHaveLength(366);
+    expect(await failure({ schedules: [], overrides: days(367) })).toEqual({ field: 'overrides', reason: 'must hold at most 366 overrides' });
   });
 });
 

@@ -1,14 +1,12 @@
-import { ReplaceAvailabilityBody } from '@contracts';
-import { validateInput } from '@platform/errors';
-import { assertConsistentWeek } from './availability-rules';
-import type { WeeklySlot } from './weekly-slot';
+import { AvailabilityOverride, DEFAULT_TIMEZONE, ReplaceAvailabilityBody } from '@contracts';
+import { assertConsistentOverrides, assertConsistentWeek } from './availability-rules';
+import type { Availability } from './weekly-slot';
 
 /**
- * The service checks the whole input itself, with the same contract class and options as the gateway,
- * so nothing that reaches it over NATS is trusted; then the rules across fields and slots.
+ * The availability of a request body the validation pipe has checked field by field; here the rules
+ * across fields, slots and overrides. What is left out is reset: no zone means UTC, no overrides none.
  */
-export function parseWeeklySlots(params: unknown): WeeklySlot[] {
-  const body = validateInput(ReplaceAvailabilityBody, params);
+export function parseAvailability(body: ReplaceAvailabilityBody): Availability {
   const slots = body.schedules.map((slot) => ({
     day_of_week: slot.day_of_week,
     start_time: slot.start_time,
@@ -16,5 +14,16 @@ export function parseWeeklySlots(params: unknown): WeeklySlot[] {
     appointment_type_id: slot.appointment_type_id ?? null,
   }));
   assertConsistentWeek(slots);
-  return slots;
+  const overrides: AvailabilityOverride[] = (body.overrides ?? []).map(({ date, start_time, end_time, unavailable }) => ({
+    date,
+    start_time,
+    end_time,
+    unavailable,
+  }));
+  assertConsistentOverrides(overrides);
+  return {
+    slots,
+    timezone: body.timezone ?? DEFAULT_TIMEZONE,
+    overrides: overrides.map(({ date, unavailable, start_time, end_time }) => (unavailable ? { date, unavailable } : { date, start_time, end_time })),
+  };
 }

@@ -1,21 +1,38 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AvailabilitySchedules, CalendarPatterns, ServiceRequest, ServiceResult } from '@contracts';
-import { parseWeeklySlots } from './availability-input';
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  AvailabilitySchedules,
+  AvailabilityWindows,
+  AvailabilityWindowsQuery,
+  CalendarPatterns,
+  OrgContext,
+  ReplaceAvailabilityBody,
+  ServiceResult,
+} from '@contracts';
+import { Org, Params } from '@platform/messaging';
+import { parseAvailability } from './availability-input';
 import { AvailabilityRepository } from './availability.repository';
+import { openWindows } from './open-windows';
+import { parseWindowsQuery } from './windows-query';
 
 @Controller()
 export class AvailabilityController {
   constructor(private readonly availability: AvailabilityRepository) {}
 
   @MessagePattern(CalendarPatterns.replaceAvailability)
-  async replace(@Payload() request: ServiceRequest<unknown>): Promise<ServiceResult<AvailabilitySchedules>> {
-    const slots = parseWeeklySlots(request.params);
-    return { data: { schedules: await this.availability.replace(request.org.id, slots) } };
+  async replace(@Org() org: OrgContext, @Params() params: ReplaceAvailabilityBody): Promise<ServiceResult<AvailabilitySchedules>> {
+    return { data: await this.availability.replace(org.id, parseAvailability(params)) };
   }
 
   @MessagePattern(CalendarPatterns.getAvailability)
-  async get(@Payload() request: ServiceRequest<unknown>): Promise<ServiceResult<AvailabilitySchedules>> {
-    return { data: { schedules: await this.availability.list(request.org.id) } };
+  async get(@Org() org: OrgContext): Promise<ServiceResult<AvailabilitySchedules>> {
+    return { data: await this.availability.read(org.id) };
+  }
+
+  @MessagePattern(CalendarPatterns.availabilityWindows)
+  async windows(@Org() org: OrgContext, @Params() params: AvailabilityWindowsQuery): Promise<ServiceResult<AvailabilityWindows>> {
+    const request = parseWindowsQuery(params);
+    const { schedules, overrides, timezone } = await this.availability.read(org.id);
+    return { data: { windows: openWindows(schedules, overrides, timezone, request) } };
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { AvailabilitySlot } from '@contracts';
-import { DataSource, EntityManager } from 'typeorm';
-import type { WeeklySlot } from './weekly-slot';
+import { AvailabilityOverride, AvailabilitySchedules, AvailabilitySlot, DEFAULT_TIMEZONE } from '@contracts';
+import { Database, Sql } from '@platform/persistence';
+import { AVAILABILITY_OVERRIDES_TABLE, AVAILABILITY_SETTINGS_TABLE, AVAILABILITY_SLOTS_TABLE } from '../calendar-schema';
+import type { Availability } from './weekly-slot';
 
 /** First key of the two-key advisory lock, so these locks never meet another context's. */
 const REPLACE_LOCK_NAMESPACE = 0x63616c; // "cal"
@@ -14,27 +15,38 @@ interface SlotRow {
   appointment_type_id: string | null;
 }
 
+interface OverrideRow {
+  date: string;
+  start_time: string | null;
+  end_time: string | null;
+}
+
 function toSlot(row: SlotRow): AvailabilitySlot {
   // The replace request has no way to switch a slot off: every stored slot is active.
   return { ...row, is_active: true };
 }
 
+function toOverride(row: OverrideRow): AvailabilityOverride {
+  return row.start_time === null ? { date: row.date, unavailable: true } : { date: row.date, start_time: row.start_time, end_time: row.end_time as string };
+}
+
 @Injectable()
 export class AvailabilityRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly database: Database) {}
 
   /**
-   * Replaces the organization's whole set in one transaction. Replacements of one organization queue on
-   * an advisory lock before deleting: under READ COMMITTED two unserialized delete-then-insert runs would
-   * each miss the other's fresh rows and leave both sets.
+   * Replaces the organization's whole availability in one transaction. Replacements of one organization
+   * queue on an advisory lock before deleting: under READ COMMITTED two unserialized delete-then-insert
+   * runs would each miss the other's fresh rows and leave both sets.
    */
-  async replace(organizationId: string, slots: readonly WeeklySlot[]): Promise<AvailabilitySlot[]> {
-    return this.dataSource.transaction(async (tx) => {
+  async replace(organizationId: string, availability: Availability): Promise<AvailabilitySchedules> {
+    const { slots, timezone, overrides } = availability;
+    return this.database.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [REPLACE_LOCK_NAMESPACE, organizationId]);
-      await tx.query('DELETE FROM calendar.availability_slots WHERE organization_id = $1', [organizationId]);
+      await tx.query(`DELETE FROM ${AVAILABILITY_SLOTS_TABLE} WHERE organization_id = $1`, [organizationId]);
       if (slots.length > 0) {
         await tx.query(
-          `INSERT INTO calendar.availability_slots (organization_id, day_of_week, start_time, end_time, appointment_type_id)
+          `INSERT INTO ${AVAILABILITY_SLOTS_TABLE} (organization_id, day_of_week, start_time, end_time, appointment_type_id)
            SELECT $1, slot.day_of_week, slot.start_time, slot.end_time, slot.appointment_type_id
            FROM unnest($2::smallint[], $3::time[], $4::time[], $5::text[])
              AS slot(day_of_week, start_time, end_time, appointment_type_id)`,
@@ -47,22 +59,51 @@ export class AvailabilityRepository {
           ],
         );
       }
-      return this.listWith(tx, organizationId);
+      await tx.query(
+        `INSERT INTO ${AVAILABILITY_SETTINGS_TABLE} (organization_id, timezone) VALUES ($1, $2)
+         ON CONFLICT (organization_id) DO UPDATE SET timezone = EXCLUDED.timezone`,
+        [organizationId, timezone],
+      );
+      await tx.query(`DELETE FROM ${AVAILABILITY_OVERRIDES_TABLE} WHERE organization_id = $1`, [organizationId]);
+      if (overrides.length > 0) {
+        await tx.query(
+          `INSERT INTO ${AVAILABILITY_OVERRIDES_TABLE} (organization_id, date, start_time, end_time)
+           SELECT $1, override.date, override.start_time, override.end_time
+           FROM unnest($2::date[], $3::time[], $4::time[]) AS override(date, start_time, end_time)`,
+          [
+            organizationId,
+            overrides.map((override) => override.date),
+            overrides.map((override) => override.start_time ?? null),
+            overrides.map((override) => override.end_time ?? null),
+          ],
+        );
+      }
+      return this.readWith(tx, organizationId);
     });
   }
 
-  async list(organizationId: string): Promise<AvailabilitySlot[]> {
-    return this.listWith(this.dataSource.manager, organizationId);
+  async read(organizationId: string): Promise<AvailabilitySchedules> {
+    return this.readWith(this.database, organizationId);
   }
 
-  private async listWith(db: EntityManager, organizationId: string): Promise<AvailabilitySlot[]> {
-    const rows: SlotRow[] = await db.query(
-      `SELECT id, day_of_week, start_time::text AS start_time, end_time::text AS end_time, appointment_type_id
-       FROM calendar.availability_slots
-       WHERE organization_id = $1
-       ORDER BY day_of_week, start_time, end_time, appointment_type_id NULLS FIRST, id`,
-      [organizationId],
-    );
-    return rows.map(toSlot);
+  private async readWith(db: Sql, organizationId: string): Promise<AvailabilitySchedules> {
+    const [{ rows: slots }, { rows: settings }, { rows: overrides }] = await Promise.all([
+      db.query<SlotRow>(
+        `SELECT id, day_of_week, start_time::text AS start_time, end_time::text AS end_time, appointment_type_id
+         FROM ${AVAILABILITY_SLOTS_TABLE}
+         WHERE organization_id = $1
+         ORDER BY day_of_week, start_time, end_time, appointment_type_id NULLS FIRST, id`,
+        [organizationId],
+      ),
+      db.query<{ timezone: string }>(`SELECT timezone FROM ${AVAILABILITY_SETTINGS_TABLE} WHERE organization_id = $1`, [organizationId]),
+      db.query<OverrideRow>(
+        `SELECT date::text AS date, start_time::text AS start_time, end_time::text AS end_time
+         FROM ${AVAILABILITY_OVERRIDES_TABLE}
+         WHERE organization_id = $1
+         ORDER BY date, start_time NULLS FIRST`,
+        [organizationId],
+      ),
+    ]);
+    return { schedules: slots.map(toSlot), timezone: settings[0]?.timezone ?? DEFAULT_TIMEZONE, overrides: overrides.map(toOverride) };
   }
 }

@@ -1,50 +1,24 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import type { DomainStatus } from '@contracts';
 
-@Entity({ name: 'domains' })
-export class DomainEntity {
-  @PrimaryGeneratedColumn('uuid')
+/** A connected domain as stored, with its latest check's results and when the next is due. */
+export interface DomainEntity {
   id: string;
-
-  @Column('uuid', { name: 'organization_id' })
   organizationId: string;
-
-  @Column('text')
   domain: string;
-
-  @Column('text')
   status: DomainStatus;
-
-  @Column('text')
   type: string;
-
-  @Column('text', { name: 'dkim_selector_1' })
   dkimSelector1: string;
-
-  @Column('text', { name: 'dkim_selector_2' })
   dkimSelector2: string;
-
-  @Column('boolean', { name: 'dns_configured' })
   dnsConfigured: boolean;
-
-  @Column('boolean', { name: 'mx_verified' })
   mxVerified: boolean;
-
-  @Column('boolean', { name: 'spf_verified' })
   spfVerified: boolean;
-
-  @Column('boolean', { name: 'dkim_verified' })
   dkimVerified: boolean;
-
-  @Column('timestamptz', { name: 'verified_at', nullable: true })
   verifiedAt: Date | null;
-
-  @Column('timestamptz', { name: 'checked_at', nullable: true })
   checkedAt: Date | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  /** What the latest check found wrong or advises. */
+  issues: string[];
+  /** When the background re-check is due; null when it is not to run again. */
+  nextCheckAt: Date | null;
   createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }

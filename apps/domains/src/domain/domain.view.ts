@@ -13,6 +13,8 @@ export function toDomainView(domain: DomainEntity, dnsRecords?: DnsRecord[]): Do
     dkim_verified: domain.dkimVerified,
     verified_at: domain.verifiedAt ? domain.verifiedAt.toISOString() : null,
     created_at: domain.createdAt.toISOString(),
+    last_checked_at: domain.checkedAt ? domain.checkedAt.toISOString() : null,
+    issues: domain.issues,
   };
   return dnsRecords ? { ...view, dns_records: dnsRecords } : view;
 }

@@ -1,35 +1,35 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateDomainParams, DomainIdParams, DomainsPatterns, ListDomainsParams, ServiceRequest, ServiceResult } from '@contracts';
+import { MessagePattern } from '@nestjs/microservices';
+import { CreateDomainBody, DomainIdParams, DomainsPatterns, OrgContext, PageQuery, ServiceResult } from '@contracts';
+import { Org, Params } from '@platform/messaging';
 import { DomainsService } from './domains.service';
-import { resourceId } from './resource-id';
 
 @Controller()
 export class DomainsController {
   constructor(private readonly domains: DomainsService) {}
 
   @MessagePattern(DomainsPatterns.list)
-  async list(@Payload() request: ServiceRequest<ListDomainsParams>): Promise<ServiceResult> {
-    return this.domains.list(request.org, request.params);
+  async list(@Org() org: OrgContext, @Params() params: PageQuery): Promise<ServiceResult> {
+    return this.domains.list(org, params);
   }
 
   @MessagePattern(DomainsPatterns.get)
-  async get(@Payload() request: ServiceRequest<DomainIdParams>): Promise<ServiceResult> {
-    return this.domains.get(request.org, resourceId(request.params.domainId, 'Domain'));
+  async get(@Org() org: OrgContext, @Params() params: DomainIdParams): Promise<ServiceResult> {
+    return this.domains.get(org, params.domainId);
   }
 
   @MessagePattern(DomainsPatterns.create)
-  async create(@Payload() request: ServiceRequest<CreateDomainParams>): Promise<ServiceResult> {
-    return this.domains.create(request.org, request.params.domain);
+  async create(@Org() org: OrgContext, @Params() params: CreateDomainBody): Promise<ServiceResult> {
+    return this.domains.create(org, params.domain);
   }
 
   @MessagePattern(DomainsPatterns.verify)
-  async verify(@Payload() request: ServiceRequest<DomainIdParams>): Promise<ServiceResult> {
-    return this.domains.verify(request.org, resourceId(request.params.domainId, 'Domain'));
+  async verify(@Org() org: OrgContext, @Params() params: DomainIdParams): Promise<ServiceResult> {
+    return this.domains.verify(org, params.domainId);
   }
 
   @MessagePattern(DomainsPatterns.remove)
-  async remove(@Payload() request: ServiceRequest<DomainIdParams>): Promise<ServiceResult> {
-    return this.domains.remove(request.org, resourceId(request.params.domainId, 'Domain'));
+  async remove(@Org() org: OrgContext, @Params() params: DomainIdParams): Promise<ServiceResult> {
+    return this.domains.remove(org, params.domainId);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateEmailAddressParams, DomainsPatterns, ListEmailAddressesParams, ServiceRequest, ServiceResult } from '@contracts';
-import { resourceId } from '../domain/resource-id';
+import { MessagePattern } from '@nestjs/microservices';
+import { CreateEmailAddressParams, DomainsPatterns, ListEmailAddressesParams, OrgContext, ServiceResult } from '@contracts';
+import { Org, Params } from '@platform/messaging';
 import { EmailAddressesService } from './email-addresses.service';
 
 @Controller()
@@ -9,14 +9,12 @@ export class EmailAddressesController {
   constructor(private readonly addresses: EmailAddressesService) {}
 
   @MessagePattern(DomainsPatterns.listEmails)
-  async list(@Payload() request: ServiceRequest<ListEmailAddressesParams>): Promise<ServiceResult> {
-    const { domainId, page, limit } = request.params;
-    return this.addresses.list(request.org, resourceId(domainId, 'Domain'), { page, limit });
+  async list(@Org() org: OrgContext, @Params() params: ListEmailAddressesParams): Promise<ServiceResult> {
+    return this.addresses.list(org, params.domainId, params);
   }
 
   @MessagePattern(DomainsPatterns.createEmail)
-  async create(@Payload() request: ServiceRequest<CreateEmailAddressParams>): Promise<ServiceResult> {
-    const { domainId, local_part, is_primary } = request.params;
-    return this.addresses.create(request.org, resourceId(domainId, 'Domain'), { localPart: local_part, isPrimary: is_primary });
+  async create(@Org() org: OrgContext, @Params() params: CreateEmailAddressParams): Promise<ServiceResult> {
+    return this.addresses.create(org, params.domainId, { localPart: params.local_part, isPrimary: params.is_primary === true });
   }
 }

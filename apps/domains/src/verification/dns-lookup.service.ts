@@ -36,13 +36,15 @@ export class DnsLookupService {
     if (this.config.dnsServers.length > 0) resolver.setServers(this.config.dnsServers);
     const deadline = setTimeout(() => resolver.cancel(), budget);
     try {
-      const [mx, txt, dkim1, dkim2] = await Promise.all([
+      const texts = (name: string) => resolver.resolveTxt(name).then((records) => records.map((chunks) => chunks.join('')));
+      const [mx, txt, dkim1, dkim2, dmarc] = await Promise.all([
         capture('mx', resolver.resolveMx(required.domain).then((records) => records.map((record) => record.exchange))),
-        capture('txt', resolver.resolveTxt(required.domain).then((records) => records.map((chunks) => chunks.join('')))),
+        capture('txt', texts(required.domain)),
         capture('dkim', resolver.resolveCname(required.dkim[0].name)),
         capture('dkim', resolver.resolveCname(required.dkim[1].name)),
+        capture('dmarc', texts(`_dmarc.${required.domain}`)),
       ]);
-      return { mx, txt, dkim: [dkim1, dkim2] };
+      return { mx, txt, dkim: [dkim1, dkim2], dmarc };
     } finally {
       clearTimeout(deadline);
     }

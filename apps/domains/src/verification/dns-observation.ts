@@ -5,9 +5,10 @@ export type Lookup =
   | { outcome: 'timeout' }
   | { outcome: 'error'; code: string };
 
-/** The answers to all the lookups of one verification: MX hosts, TXT strings, and each DKIM CNAME. */
+/** The answers to all the lookups of one verification: MX hosts, TXT strings, each DKIM CNAME, and the DMARC TXT strings. */
 export interface DnsObservation {
   mx: Lookup;
   txt: Lookup;
   dkim: [Lookup, Lookup];
+  dmarc: Lookup;
 }

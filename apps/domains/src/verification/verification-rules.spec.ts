@@ -1,6 +1,6 @@
 import { requiredRecords } from '../domain/required-records';
 import type { DnsObservation, Lookup } from './dns-observation';
-import { checkDkimRecord, checkMx, checkSpf, judgeRecords } from './verification-rules';
+import { checkDkimRecord, checkMx, checkSpf, dmarcRecommendations, judgeRecords } from './verification-rules';
 
 const required = requiredRecords('example.com', ['k1', 'k2'], {
   mxHost: 'mx.mail.example.net',
@@ -15,16 +15,26 @@ const correct: DnsObservation = {
   mx: found('mx.mail.example.net'),
   txt: found('v=spf1 include:spf.mail.example.net ~all', 'google-site-verification=abc'),
   dkim: [found('k1.dkim.mail.example.net'), found('k2.dkim.mail.example.net')],
+  dmarc: found('v=DMARC1; p=reject'),
 };
 
 describe('judgeRecords', () => {
   it('verifies everything when every record is right', () => {
     const verdict = judgeRecords(required, correct);
-    expect(verdict).toEqual({ mxVerified: true, spfVerified: true, dkimVerified: true, allVerified: true, anyRecordSeen: true, issues: [] });
+    expect(verdict).toEqual({
+      mxVerified: true,
+      spfVerified: true,
+      dkimVerified: true,
+      allVerified: true,
+      anyRecordSeen: true,
+      known: { mx: true, spf: true, dkim: true },
+      issues: [],
+      recommendations: [],
+    });
   });
 
   it('reports every missing record and sees nothing', () => {
-    const verdict = judgeRecords(required, { mx: missing, txt: missing, dkim: [missing, missing] });
+    const verdict = judgeRecords(required, { mx: missing, txt: missing, dkim: [missing, missing], dmarc: missing });
     expect(verdict.allVerified).toBe(false);
     expect(verdict.anyRecordSeen).toBe(false);
     expect(verdict.issues).toHaveLength(4);
@@ -34,16 +44,45 @@ describe('judgeRecords', () => {
   });
 
   it('counts a single correct record as DNS configured', () => {
-    const verdict = judgeRecords(required, { mx: missing, txt: missing, dkim: [found('k1.dkim.mail.example.net'), missing] });
+    const verdict = judgeRecords(required, { mx: missing, txt: missing, dkim: [found('k1.dkim.mail.example.net'), missing], dmarc: missing });
     expect(verdict.anyRecordSeen).toBe(true);
     expect(verdict.dkimVerified).toBe(false);
   });
 
   it('turns timeouts into issues saying so', () => {
-    const verdict = judgeRecords(required, { mx: timeout, txt: timeout, dkim: [timeout, timeout] });
+    const verdict = judgeRecords(required, { mx: timeout, txt: timeout, dkim: [timeout, timeout], dmarc: timeout });
     expect(verdict.allVerified).toBe(false);
+    expect(verdict.known).toEqual({ mx: false, spf: false, dkim: false });
+    expect(verdict.recommendations).toEqual([]);
     expect(verdict.issues).toHaveLength(4);
     verdict.issues.forEach((issue) => expect(issue).toMatch(/lookup timed out: check that the domain's name servers/));
+  });
+
+  it('knows DKIM is wrong when one selector answers wrong while the other times out', () => {
+    const wrong = judgeRecords(required, { ...correct, dkim: [found('k1.elsewhere.example.org'), timeout] });
+    expect(wrong.known).toEqual({ mx: true, spf: true, dkim: true });
+    expect(wrong.dkimVerified).toBe(false);
+    const unsure = judgeRecords(required, { ...correct, dkim: [found('k1.dkim.mail.example.net'), timeout] });
+    expect(unsure.known.dkim).toBe(false);
+  });
+});
+
+describe('dmarcRecommendations', () => {
+  it('recommends a DMARC record when DNS says there is none, without blocking verification', () => {
+    for (const lookup of [missing, found('v=spf1 include:x ~all'), found('v=DMARC10; p=none')]) {
+      expect(dmarcRecommendations('example.com', lookup)).toEqual([expect.stringMatching(/^Recommended: no DMARC record at _dmarc\.example\.com: add a TXT record such as "v=DMARC1; p=none"/)]);
+    }
+    const verdict = judgeRecords(required, { ...correct, dmarc: missing });
+    expect(verdict.allVerified).toBe(true);
+    expect(verdict.issues).toEqual([]);
+    expect(verdict.recommendations).toHaveLength(1);
+  });
+
+  it('says nothing when a DMARC record exists or DNS did not answer', () => {
+    expect(dmarcRecommendations('example.com', found('v=DMARC1; p=quarantine; rua=mailto:d@example.com'))).toEqual([]);
+    expect(dmarcRecommendations('example.com', found('v=DMARC1'))).toEqual([]);
+    expect(dmarcRecommendations('example.com', timeout)).toEqual([]);
+    expect(dmarcRecommendations('example.com', { outcome: 'error', code: 'ESERVFAIL' })).toEqual([]);
   });
 });
 
@@ -75,7 +114,7 @@ describe('checkMx', () => {
 describe('checkSpf', () => {
   it('accepts a merged record with other includes', () => {
     const result = checkSpf(required, found('v=spf1 include:_spf.google.com include:spf.mail.example.net ip4:192.0.2.1 -all'));
-    expect(result).toEqual({ verified: true, seen: true, issues: [] });
+    expect(result).toEqual({ verified: true, seen: true, answered: true, issues: [] });
   });
 
   it('accepts an explicit + qualifier on our include', () => {

@@ -1,6 +1,6 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Readiness } from '@platform/service';
-import Redis from 'ioredis';
+import { Inject, Injectable } from '@nestjs/common';
+import { REDIS_CLIENT } from '@platform/service';
+import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { GatewayConfig } from '../gateway.config';
 
@@ -18,38 +18,19 @@ export interface RateLimitDecision {
  * Redis is unreachable each replica counts in memory rather than failing or hanging requests.
  */
 @Injectable()
-export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
-  private readonly redis: Redis;
+export class RateLimiter {
   private readonly limiter: RateLimiterRedis;
   readonly limit: number;
 
-  constructor(config: GatewayConfig, private readonly readiness: Readiness) {
+  constructor(config: GatewayConfig, @Inject(REDIS_CLIENT) redis: Redis) {
     this.limit = config.RATE_LIMIT_PER_MINUTE;
-    this.redis = new Redis(config.REDIS_URL, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2_000,
-      // Every request consumes a point: commands issued in the same tick leave in one write.
-      enableAutoPipelining: true,
-    });
-    this.redis.on('error', () => undefined); // reconnects by itself; the insurance limiter covers the gap
     this.limiter = new RateLimiterRedis({
-      storeClient: this.redis,
+      storeClient: redis,
       keyPrefix: 'ratelimit',
       points: this.limit,
       duration: 60,
       insuranceLimiter: new RateLimiterMemory({ keyPrefix: 'ratelimit-local', points: this.limit, duration: 60 }),
     });
-  }
-
-  onModuleInit(): void {
-    this.readiness.register('redis', async () => {
-      await this.redis.ping();
-    });
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.redis.disconnect();
   }
 
   async consume(subject: string): Promise<RateLimitDecision> {

@@ -55,12 +55,13 @@ export class ServiceBus implements OnModuleInit {
 
   /** `timeoutMs` overrides NATS_REQUEST_TIMEOUT_MS for a call that waits on the outside world by design. */
   async send<T = unknown>(pattern: string, caller: Caller, params: object = {}, { timeoutMs }: { timeoutMs?: number } = {}): Promise<ServiceResult<T>> {
-    const packet: RequestPacket = { pattern, data: { org: caller.org, requestId: caller.requestId, params }, id: randomUUID() };
+    const timeout = timeoutMs ?? this.config.NATS_REQUEST_TIMEOUT_MS;
+    const packet: RequestPacket = { pattern, data: { org: caller.org, requestId: caller.requestId, timeoutMs: timeout, params }, id: randomUUID() };
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
       if (!this.connected) throw new Error('NATS is disconnected');
-      const message = await this.nc.request(pattern, codec.encode(packet), { timeout: timeoutMs ?? this.config.NATS_REQUEST_TIMEOUT_MS });
+      const message = await this.nc.request(pattern, codec.encode(packet), { timeout });
       const reply = (codec.decode(message.data) as ReplyPacket).response;
       if (reply?.ok === true) {
         const { ok: _ok, ...result } = reply;

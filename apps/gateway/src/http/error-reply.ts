@@ -24,7 +24,7 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || httpStatus === 415) {
     return { appError: AppError.badRequest('Content-Type must be application/json'), unexpected: false };
   }
-  if (code === 'INVALID_JSON' || error instanceof SyntaxError) {
+  if (error instanceof SyntaxError) {
     return { appError: AppError.badRequest('Request body is not valid JSON'), unexpected: false };
   }
   if (code === 'FST_ERR_BAD_URL') return { appError: AppError.badRequest('Malformed URL'), unexpected: false };

@@ -1,8 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { AppError } from '@platform/errors';
+import { AppError, assertStorableJson } from '@platform/errors';
 import { counter, histogram } from '@platform/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
@@ -13,6 +14,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** No request of the interface nests anywhere near this deep; deeper input is refused before it is parsed. */
 export const MAX_JSON_DEPTH = 32;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** Bodies are JSON in UTF-8: `application/json`, with at most a `charset=utf-8` parameter (any case). */
+const JSON_CONTENT_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*(?:utf-8|"utf-8")\s*)?$/i;
 
 const requests = counter('http_requests_total', 'HTTP requests answered', ['method', 'route', 'status']);
 const latency = histogram('http_request_duration_seconds', 'HTTP request latency', ['method', 'route', 'status']);
@@ -69,22 +72,43 @@ export function nestingDepth(text: string): number {
   return deepest;
 }
 
+/** Whether a Content-Type header declares the one body format the API takes. */
+export function isJsonContentType(header: string | undefined): boolean {
+  return header !== undefined && JSON_CONTENT_TYPE.test(header);
+}
+
+/**
+ * A request body -> its JSON value, or the error the client gets: a BAD_REQUEST for a body that is not
+ * JSON in UTF-8, a VALIDATION_ERROR naming the path of a value no field can store (NUL, an unpaired
+ * surrogate, a number that overflows to infinity). The one place JSON enters the API.
+ */
+export function parseJsonBody(contentType: string | undefined, body: Buffer): unknown {
+  if (!isJsonContentType(contentType)) throw AppError.badRequest('Content-Type must be application/json (UTF-8)');
+  if (!isUtf8(body)) throw AppError.badRequest('Request body is not valid UTF-8');
+  const text = body.toString('utf8');
+  if (text.trim() === '') return undefined;
+  if (nestingDepth(text) > MAX_JSON_DEPTH) throw AppError.badRequest(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  let value: unknown;
+  try {
+    value = secureJson.parse(text);
+  } catch {
+    throw AppError.badRequest('Request body is not valid JSON');
+  }
+  assertStorableJson(value, '', text);
+  return value;
+}
+
 /**
  * JSON bodies (an empty one counts as none), the request id header and metrics. Fastify's own failures
  * (parsing, body size) reach Nest's exception layer and leave through AllExceptionsFilter.
  */
 export function configureFastify(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    if (nestingDepth(text) > MAX_JSON_DEPTH) {
-      return done(Object.assign(new Error(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`), { code: 'INVALID_JSON', statusCode: 400 }), undefined);
-    }
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      done(null, secureJson.parse(text));
-    } catch {
-      done(Object.assign(new Error('Request body is not valid JSON'), { code: 'INVALID_JSON', statusCode: 400 }), undefined);
+      done(null, parseJsonBody(request.headers['content-type'], body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
   app.addHook('onRequest', async (request, reply) => {

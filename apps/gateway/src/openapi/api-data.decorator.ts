@@ -9,3 +9,8 @@ import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 export function ApiData(type: Type<unknown>, status: 200 | 201 = 200) {
   return applyDecorators(ApiExtraModels(type), ApiResponse({ status, schema: { $ref: getSchemaPath(type) } }));
 }
+
+/** Declares an array of items in `data`, for answers that are not paginated lists (batches). */
+export function ApiDataList(type: Type<unknown>, status: 200 | 201 = 200) {
+  return applyDecorators(ApiExtraModels(type), ApiResponse({ status, schema: { type: 'array', items: { $ref: getSchemaPath(type) } } }));
+}

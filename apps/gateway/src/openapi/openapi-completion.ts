@@ -45,7 +45,7 @@ function completeSuccess(method: string, operation: Operation, response: Respons
   const schema =
     method === 'delete' && !declared
       ? envelopeOf({ message: true })
-      : envelopeOf({ data: item ?? { description: 'The resource; see the interface for its fields.' }, paginated });
+      : envelopeOf({ data: item, paginated });
   response.content = { 'application/json': { schema } };
 }
 
@@ -78,7 +78,10 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       operation.security = [{ bearer: [] }];
       operation.description = [`Requires the \`${scope}\` scope (or \`*\`).`, operation.description].filter(Boolean).join(' ');
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (/^2\d\d$/.test(status)) completeSuccess(method, operation, response as ResponseObject);
+        if (/^2\d\d$/.test(status)) {
+          completeSuccess(method, operation, response as ResponseObject);
+          (response as ResponseObject).description ||= operation.summary ?? 'Success';
+        }
         (response as ResponseObject).headers = { ...(response as ResponseObject).headers, ...headerRefs() };
       }
       for (const [status, description] of Object.entries(ERROR_STATUSES)) {

@@ -1,21 +1,41 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { TABLES_EXTRA_MODELS, WEBHOOK_PAYLOADS } from '@contracts';
 import { completeDocument } from './openapi-completion';
 
 export const API_TITLE = 'Organization Data, Webhook, Domain and Availability API';
 export const API_VERSION = '1.0.0';
 
-/** The OpenAPI 3 document of the whole /v1 surface, scanned from the gateway's controllers and DTOs. */
+const TAGS: [string, string][] = [
+  ['tables', 'Custom tables and their typed fields'],
+  ['rows', 'Rows of a table: create, read, update, delete; lists filtered, sorted and paged'],
+  ['uploads', 'Presigned uploads of the files that attachment fields hold'],
+  ['webhooks', 'Signed HTTP notifications of events, their deliveries and test sends'],
+  ['domains', 'Email domains, their DNS verification and their email addresses'],
+  ['calendar', 'The weekly availability'],
+];
+
+/**
+ * The OpenAPI 3 document of the whole API, scanned from the gateway's controllers and the contract
+ * classes: paths relative to the server URL, which ends in /v1 as the interface's base URL does.
+ */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle(API_TITLE)
     .setVersion(API_VERSION)
     .setDescription(
       'Custom tables and rows, signed webhooks, email domains and weekly availability for an organization. ' +
         'Every request carries `Authorization: Bearer <API key>`. Successful answers are wrapped in ' +
         '`{success: true, data, pagination?, message?}` (except the availability routes); failures are ' +
-        '`{success: false, error: {code, message, details?}}`.',
+        '`{success: false, error: {code, message, details?}}`. The bodies webhook receivers get are the ' +
+        '`*EventPayload` and `WebhookTestPayload` schemas under components.',
     )
-    .build();
-  return completeDocument(SwaggerModule.createDocument(app, config));
+    .addServer('/v1', 'The gateway serving this document')
+    .addServer('http://localhost:3000/v1', 'A gateway started with `npm start`');
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const scanned = SwaggerModule.createDocument(app, builder.build(), {
+    ignoreGlobalPrefix: true,
+    extraModels: [...WEBHOOK_PAYLOADS, ...TABLES_EXTRA_MODELS],
+  });
+  return completeDocument(scanned);
 }

@@ -40,6 +40,7 @@ export const ENVELOPE_COMPONENTS: Record<string, SchemaObject> = {
       page: { type: 'integer', minimum: 1 },
       limit: { type: 'integer', minimum: 1, maximum: 100 },
       total: { type: 'integer', minimum: 0 },
+      next_cursor: { type: 'string', nullable: true, description: 'Row lists only: pass as `cursor` for the next page; null on the last page' },
     },
   },
 };

@@ -46,14 +46,22 @@ function selectValues(options: Raw, path: string): string[] {
   return values as string[];
 }
 
+/** `{is_unique: true}` when asked for; false is the default and is not stored. */
+function uniqueness(options: Raw, path: string): FieldOptions {
+  const value = options.is_unique;
+  if (value === undefined || value === null || value === false) return {};
+  if (value !== true) throw AppError.validation(`${path}.is_unique`, 'must be true or false');
+  return { is_unique: true };
+}
+
 /** Validates a field's options for its type (contract "Options") and fills in defaults. */
 export function validateFieldOptions(fieldType: FieldType, raw: Raw | undefined, path: string): FieldOptions {
   const options = raw ?? {};
   switch (fieldType) {
     case 'number': {
-      onlyKeys(options, ['precision'], path);
+      onlyKeys(options, ['precision', 'is_unique'], path);
       const value = precision(options, path);
-      return value === undefined ? {} : { precision: value };
+      return { ...(value === undefined ? {} : { precision: value }), ...uniqueness(options, path) };
     }
     case 'currency': {
       onlyKeys(options, ['currency', 'precision'], path);
@@ -68,14 +76,19 @@ export function validateFieldOptions(fieldType: FieldType, raw: Raw | undefined,
       onlyKeys(options, ['values'], path);
       return { values: selectValues(options, path) };
     case 'phone': {
-      onlyKeys(options, ['default_country'], path);
+      onlyKeys(options, ['default_country', 'is_unique'], path);
       const country = options.default_country;
-      if (country === undefined || country === null) return {};
+      if (country === undefined || country === null) return uniqueness(options, path);
       if (typeof country !== 'string' || !COUNTRIES.has(country)) {
         throw AppError.validation(`${path}.default_country`, 'must be an ISO 3166 alpha-2 country code such as US');
       }
-      return { default_country: country as CountryCode };
+      return { default_country: country as CountryCode, ...uniqueness(options, path) };
     }
+    case 'text':
+    case 'email':
+    case 'url':
+      onlyKeys(options, ['is_unique'], path);
+      return uniqueness(options, path);
     default:
       onlyKeys(options, [], path);
       return {};

@@ -6,6 +6,8 @@ export interface FieldOptions {
   currency?: string;
   values?: string[];
   default_country?: string;
+  /** Enforced by a unique index on the column (text, number, email, url, phone). */
+  is_unique?: boolean;
 }
 
 /** A field as the service knows it: what clients see plus the server-generated column that stores it. */

@@ -1,5 +1,5 @@
 import type { FieldType } from '@contracts';
-import { AppError } from '@platform/errors';
+import { AppError, assertStorableJson } from '@platform/errors';
 import secureJson from 'secure-json-parse';
 import type { Field } from '../fields/field';
 import { InvalidValue, parseDate, parseDateTime } from '../rows/field-values';
@@ -141,6 +141,7 @@ export function parseFilter(text: string | undefined, fields: readonly Field[]):
   } catch {
     throw AppError.validation('filter', 'must be a URL-encoded JSON object');
   }
+  assertStorableJson(value, 'filter');
   const parser = new FilterParser(fields);
   const nodes = parser.group(value, 'filter', 1);
   return nodes.length === 0 ? undefined : parser.collapse(nodes);

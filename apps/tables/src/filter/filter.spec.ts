@@ -1,7 +1,7 @@
 import type { FieldType } from '@contracts';
 import { AppError } from '@platform/errors';
 import type { Field, FieldOptions } from '../fields/field';
-import { orderBy } from '../rows/row-sort';
+import { RowOrder } from '../rows/row-sort';
 import { compileFilter } from './filter-compiler';
 import { MAX_FILTER_CONDITIONS, parseFilter } from './filter-parser';
 import { SqlParameters } from './sql-parameters';
@@ -127,17 +127,42 @@ describe('parseFilter + compileFilter', () => {
   });
 });
 
-describe('orderBy', () => {
-  it('sorts by created_at ascending by default, then id', () => {
-    expect(orderBy(undefined, undefined, fields)).toBe('"created_at" ASC, "id" ASC');
+describe('RowOrder', () => {
+  const ID = '00000000-0000-4000-8000-0000000000aa';
+  /** Each keyset condition as it goes into its own statement, with its own bind values. */
+  const built = (conditions: Array<(params: SqlParameters) => string>, params?: SqlParameters) =>
+    conditions.map((condition) => condition(params ?? new SqlParameters()));
+
+  it('sorts by created_at ascending by default, then id, and resumes after a row with one row comparison', () => {
+    const order = RowOrder.of(undefined, undefined, fields);
+    expect(order.orderBy).toBe('"created_at" ASC, "id" ASC');
+    const params = new SqlParameters();
+    expect(built(order.after('rows_x', '2024-05-01 12:00:00.123456+00', ID), params)).toEqual(['("created_at", "id") > (($2::timestamptz), $1::uuid)']);
+    expect(params.values).toEqual([ID, '2024-05-01 12:00:00.123456+00']);
   });
 
   it('sorts numbers by their column and text by its indexed prefix, then the full value', () => {
-    expect(orderBy('age', 'desc', fields)).toBe('"f_age" DESC, "id" DESC');
-    expect(orderBy('name', 'asc', fields)).toBe('left("f_name", 200) ASC, "f_name" ASC, "id" ASC');
+    expect(RowOrder.of('age', 'desc', fields).orderBy).toBe('"f_age" DESC, "id" DESC');
+    expect(RowOrder.of('name', 'asc', fields).orderBy).toBe('left("f_name", 200) ASC, "f_name" ASC, "id" ASC');
+  });
+
+  it('reaches the empty values after the others ascending, and before them descending', () => {
+    const asc = RowOrder.of('age', 'asc', fields);
+    expect(built(asc.after('rows_x', '5', ID))).toEqual(['("f_age", "id") > (($2::numeric), $1::uuid)', '"f_age" IS NULL']);
+    expect(built(asc.after('rows_x', null, ID))).toEqual(['"f_age" IS NULL AND "id" > $1::uuid']);
+    const desc = RowOrder.of('age', 'desc', fields);
+    expect(built(desc.after('rows_x', '5', ID))).toEqual(['("f_age", "id") < (($2::numeric), $1::uuid)']);
+    expect(built(desc.after('rows_x', null, ID))).toEqual(['"f_age" IS NULL AND "id" < $1::uuid', '"f_age" IS NOT NULL']);
+  });
+
+  it('resumes text after the prefix in the cursor and the whole value read back by id', () => {
+    const [resume] = built(RowOrder.of('name', 'asc', fields).after('rows_x', 'abc', ID));
+    expect(resume).toBe(
+      '(left("f_name", 200), "f_name", "id") > (($2::text COLLATE "C"), COALESCE((SELECT "f_name" FROM tables."rows_x" WHERE "id" = $1::uuid), ($2::text COLLATE "C")), $1::uuid)',
+    );
   });
 
   it('refuses an unknown sort key', () => {
-    expect(() => orderBy('nope', 'asc', fields)).toThrow(AppError);
+    expect(() => RowOrder.of('nope', 'asc', fields)).toThrow(AppError);
   });
 });

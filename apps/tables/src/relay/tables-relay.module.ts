@@ -10,7 +10,7 @@ export class TablesRelayModule {
     return {
       module: TablesRelayModule,
       imports: [
-        ServiceCoreModule.forRoot({ name: 'tables-relay', config, database: { schema: TABLES_SCHEMA } }),
+        ServiceCoreModule.forRoot({ name: 'tables-relay', config, database: true }),
         NatsConnectionModule.forRoot('tables-relay'),
         OutboxRelayModule.forSchema(TABLES_SCHEMA, 'tables-relay'),
       ],

@@ -1,7 +1,8 @@
 import type { FieldType } from '@contracts';
 import { AppError } from '@platform/errors';
 import type { Field, FieldOptions } from '../fields/field';
-import { normalizeValue, parseDateTime, validateRowData } from './field-values';
+import { AttachmentDraft } from '../attachments/attachment-entries';
+import { InvalidValue, normalizeValue, parseDateTime, validateRowData } from './field-values';
 
 function field(fieldType: FieldType, options: FieldOptions = {}, isRequired = false, slug = 'v'): Field {
   return { id: '00000000-0000-4000-8000-000000000001', name: slug, slug, fieldType, isRequired, options, column: 'f_x' };
@@ -33,15 +34,6 @@ const cases: Array<[FieldType, FieldOptions, Array<[unknown, unknown]>, unknown[
   ['url', {}, [['https://example.com/a?b=c', 'https://example.com/a?b=c'], ['http://localhost:8080', 'http://localhost:8080']], ['example.com', 'ftp://example.com', 'javascript:alert(1)', 'https://', 42, 'https://exa mple.com']],
   ['phone', {}, [['+1 202-555-0143', '+12025550143'], ['+44 20 7183 8750', '+442071838750']], ['202-555-0143', '+1 555', 'phone', 12025550143]],
   ['phone', { default_country: 'GB' }, [['020 7183 8750', '+442071838750']], ['12']],
-  [
-    'attachment',
-    {},
-    [
-      [[{ url: 'https://cdn.example.com/a.png', filename: 'a.png', size: 10, mime_type: 'image/png' }], [{ url: 'https://cdn.example.com/a.png', filename: 'a.png', size: 10, mime_type: 'image/png' }]],
-      [[{ url: 'https://cdn.example.com/b', filename: 'b' }], [{ url: 'https://cdn.example.com/b', filename: 'b' }]],
-    ],
-    [{ url: 'https://x.example', filename: 'x' }, [{ url: 'nope', filename: 'x' }], [{ url: 'https://x.example' }], [{ url: 'https://x.example', filename: 'x', size: -1 }], [{ url: 'https://x.example', filename: 'x', extra: 1 }], [{ url: 'https://x.example', filename: 'x', mime_type: 'png' }], ['https://x.example']],
-  ],
 ];
 
 describe('normalizeValue', () => {
@@ -57,6 +49,46 @@ describe('normalizeValue', () => {
       }
     });
   }
+
+  describe('attachment', () => {
+    const files = field('attachment');
+    const id = '6f1c2a9e-3b4d-4c5e-8f60-718293a4b5c6';
+
+    it('reads links, uploads and stored files into a draft that must be settled', () => {
+      const link = { url: 'https://cdn.example.com/a.png', filename: 'a.png', size: 10, mime_type: 'image/png' };
+      const draft = normalizeValue(files, [link, { url: 'https://cdn.example.com/b', filename: 'b' }, { upload_id: id.toUpperCase() }, { id, filename: 'f', url: 'https://x' }]);
+      expect(draft).toBeInstanceOf(AttachmentDraft);
+      expect((draft as AttachmentDraft).entries).toEqual([
+        { kind: 'link', link },
+        { kind: 'link', link: { url: 'https://cdn.example.com/b', filename: 'b' } },
+        { kind: 'upload', uploadId: id },
+        { kind: 'kept', id, filename: 'f', size: undefined, mime_type: undefined },
+      ]);
+    });
+
+    it.each([
+      [{ url: 'https://x.example', filename: 'x' }, ''],
+      [[{ url: 'nope', filename: 'x' }], ''],
+      [[{ url: 'https://x.example' }], ''],
+      [[{ url: 'https://x.example', filename: 'x', size: -1 }], ''],
+      [[{ url: 'https://x.example', filename: 'x', extra: 1 }], ''],
+      [[{ url: 'https://x.example', filename: 'x', mime_type: 'png' }], ''],
+      [['https://x.example'], ''],
+      [Array.from({ length: 21 }, () => ({ url: 'https://x.example', filename: 'x' })), ''],
+      [[{ url: 'https://x.example', filename: 'x' }, { upload_id: 'nope' }], '[1]'],
+      [[{ upload_id: id, filename: 'x' }], '[0]'],
+      [[{ id: 'nope' }], '[0]'],
+      [[{ id, size: '1' }], '[0]'],
+      [[{ id, owner: 'x' }], '[0]'],
+    ])('refuses %j, naming the entry %p', (value, at) => {
+      expect(() => normalizeValue(files, value)).toThrow(InvalidValue);
+      try {
+        normalizeValue(files, value);
+      } catch (error) {
+        expect((error as InvalidValue).at).toBe(at);
+      }
+    });
+  });
 
   it('normalizes datetimes across a date boundary', () => {
     expect(parseDateTime('2024-03-01T01:00:00+03:00')).toBe('2024-02-29T22:00:00.000Z');

@@ -1,24 +1,34 @@
 import { AppError } from '@platform/errors';
+import { isUuid, MAX_FILENAME_LENGTH, MIME_TYPE_PATTERN } from '@contracts';
 import { isEmail } from 'class-validator';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { AttachmentDraft, DraftEntry, FileLink } from '../attachments/attachment-entries';
 import type { Field } from '../fields/field';
 import { roundHalfAwayFromZero } from './decimal-round';
 
 export const MAX_TEXT_LENGTH = 10_000;
 export const MAX_LONG_TEXT_LENGTH = 100_000;
 export const MAX_URL_LENGTH = 2_048;
-export const MAX_ATTACHMENTS = 100;
-export const MAX_FILENAME_LENGTH = 255;
+export const MAX_ATTACHMENTS = 20;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
-const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
-/** A value refused for a reason the client can act on; the caller adds the `data.<slug>` path. */
-export class InvalidValue extends Error {}
+/**
+ * A value refused for a reason the client can act on; the caller adds the `data.<slug>` path, and `at`
+ * (`[2]`) when the reason belongs to one entry of the value.
+ */
+export class InvalidValue extends Error {
+  constructor(
+    reason: string,
+    readonly at = '',
+  ) {
+    super(reason);
+  }
+}
 
-function fail(reason: string): never {
-  throw new InvalidValue(reason);
+function fail(reason: string, at?: string): never {
+  throw new InvalidValue(reason, at);
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -79,10 +89,8 @@ function text(value: unknown, max: number): string {
   return value;
 }
 
-function attachment(value: unknown, index: number): Record<string, unknown> {
+function fileLink(item: Record<string, unknown>, index: number): FileLink {
   const at = `item ${index}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${at} must be an object {url, filename, size?, mime_type?}`);
-  const item = value as Record<string, unknown>;
   for (const key of Object.keys(item)) {
     if (!['url', 'filename', 'size', 'mime_type'].includes(key)) fail(`${at} has an unknown property ${key}`);
   }
@@ -96,16 +104,47 @@ function attachment(value: unknown, index: number): Record<string, unknown> {
   if (typeof filename !== 'string' || filename.length === 0 || filename.length > MAX_FILENAME_LENGTH) {
     fail(`${at}.filename must be a non-empty string of at most ${MAX_FILENAME_LENGTH} characters`);
   }
-  const clean: Record<string, unknown> = { url, filename };
+  const clean: FileLink = { url, filename };
   if (size !== undefined && size !== null) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) fail(`${at}.size must be a non-negative integer`);
     clean.size = size;
   }
   if (mime_type !== undefined && mime_type !== null) {
-    if (typeof mime_type !== 'string' || !MIME_TYPE.test(mime_type)) fail(`${at}.mime_type must be a media type such as image/png`);
+    if (typeof mime_type !== 'string' || !MIME_TYPE_PATTERN.test(mime_type)) fail(`${at}.mime_type must be a media type such as image/png`);
     clean.mime_type = mime_type;
   }
   return clean;
+}
+
+/** `{upload_id}` alone: an upload of this table to attach. */
+function uploadEntry(item: Record<string, unknown>, at: string): DraftEntry {
+  if (Object.keys(item).length !== 1) fail('an upload entry is {upload_id} alone', at);
+  if (!isUuid(item.upload_id)) fail('upload_id must be the id an upload answered', at);
+  return { kind: 'upload', uploadId: item.upload_id.toLowerCase() };
+}
+
+/** A stored file as a read answered it (`url` is ignored: it changes on every read). */
+function keptEntry(item: Record<string, unknown>, at: string): DraftEntry {
+  for (const key of Object.keys(item)) {
+    if (!['id', 'filename', 'size', 'mime_type', 'url'].includes(key)) fail(`has an unknown property ${key}`, at);
+  }
+  if (!isUuid(item.id)) fail('id must be the id of a file this value holds', at);
+  const { filename, size, mime_type } = item;
+  if (filename !== undefined && typeof filename !== 'string') fail('filename must be a string', at);
+  if (size !== undefined && typeof size !== 'number') fail('size must be a number', at);
+  if (mime_type !== undefined && typeof mime_type !== 'string') fail('mime_type must be a string', at);
+  return { kind: 'kept', id: item.id.toLowerCase(), filename, size, mime_type };
+}
+
+function attachmentEntry(value: unknown, index: number): DraftEntry {
+  const at = `[${index}]`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(`item ${index} must be an object: {upload_id}, a stored file {id, ...} or a link {url, filename, size?, mime_type?}`);
+  }
+  const item = value as Record<string, unknown>;
+  if ('upload_id' in item) return uploadEntry(item, at);
+  if ('id' in item) return keptEntry(item, at);
+  return { kind: 'link', link: fileLink(item, index) };
 }
 
 /** Checks one non-null value against its field and answers the normalized form that is stored and returned. */
@@ -154,9 +193,9 @@ export function normalizeValue(field: Field, value: unknown): unknown {
       return phone.number;
     }
     case 'attachment':
-      if (!Array.isArray(value)) fail('must be an array of {url, filename, size?, mime_type?}');
-      if (value.length > MAX_ATTACHMENTS) fail(`must hold at most ${MAX_ATTACHMENTS} attachments`);
-      return value.map(attachment);
+      if (!Array.isArray(value)) fail('must be an array of {upload_id}, stored files {id, ...} and links {url, filename, size?, mime_type?}');
+      if (value.length > MAX_ATTACHMENTS) fail(`must hold at most ${MAX_ATTACHMENTS} entries`);
+      return new AttachmentDraft(value.map(attachmentEntry));
   }
 }
 
@@ -197,7 +236,7 @@ function normalizeOrFail(field: Field, value: unknown): unknown {
   try {
     return normalizeValue(field, value);
   } catch (error) {
-    if (error instanceof InvalidValue) throw AppError.validation(`data.${field.slug}`, error.message);
+    if (error instanceof InvalidValue) throw AppError.validation(`data.${field.slug}${error.at}`, error.message);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import type { RowView } from '@contracts';
+import { AttachmentDraft } from '../attachments/attachment-entries';
 import type { Field } from '../fields/field';
 import { COLUMN_KINDS } from '../storage/column-types';
 import { ident } from '../storage/identifiers';
@@ -45,5 +46,6 @@ export function rowView(fields: readonly Field[], record: RowRecord): RowView {
 /** A normalized value as a bind parameter of its column's type. */
 export function columnParameter(field: Field, value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  if (value instanceof AttachmentDraft) throw new Error(`attachment value of ${field.slug} reached storage before AttachmentFiles.settle`);
   return field.fieldType === 'attachment' ? JSON.stringify(value) : value;
 }

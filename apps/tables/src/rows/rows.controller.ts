@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RowRef, ServiceRequest, TableRef, TablesPatterns } from '@contracts';
-import { RowListParams, RowsService } from './rows.service';
-
-type RowData = { data: Record<string, unknown> };
+import { MessagePattern } from '@nestjs/microservices';
+import { CreateRowParams, ListRowsParams, OrgContext, RowIdParams, TablesPatterns, UpdateRowParams } from '@contracts';
+import { Org, Params } from '@platform/messaging';
+import { RowsService } from './rows.service';
 
 /** Request-reply handlers for rows (queue group `tables`). */
 @Controller()
@@ -11,27 +10,27 @@ export class RowsController {
   constructor(private readonly rows: RowsService) {}
 
   @MessagePattern(TablesPatterns.listRows)
-  list(@Payload() request: ServiceRequest<TableRef & RowListParams>) {
-    return this.rows.list(request.org.id, request.params.tableId, request.params);
+  list(@Org() org: OrgContext, @Params() params: ListRowsParams) {
+    return this.rows.list(org.id, params.tableId, params);
   }
 
   @MessagePattern(TablesPatterns.getRow)
-  get(@Payload() request: ServiceRequest<RowRef>) {
-    return this.rows.get(request.org.id, request.params.tableId, request.params.rowId);
+  get(@Org() org: OrgContext, @Params() params: RowIdParams) {
+    return this.rows.get(org.id, params.tableId, params.rowId);
   }
 
   @MessagePattern(TablesPatterns.createRow)
-  create(@Payload() request: ServiceRequest<TableRef & RowData>) {
-    return this.rows.create(request.org.id, request.params.tableId, request.params.data);
+  create(@Org() org: OrgContext, @Params() params: CreateRowParams) {
+    return this.rows.create(org.id, params.tableId, params.data);
   }
 
   @MessagePattern(TablesPatterns.updateRow)
-  update(@Payload() request: ServiceRequest<RowRef & RowData>) {
-    return this.rows.update(request.org.id, request.params.tableId, request.params.rowId, request.params.data);
+  update(@Org() org: OrgContext, @Params() params: UpdateRowParams) {
+    return this.rows.update(org.id, params.tableId, params.rowId, params.data);
   }
 
   @MessagePattern(TablesPatterns.removeRow)
-  remove(@Payload() request: ServiceRequest<RowRef>) {
-    return this.rows.remove(request.org.id, request.params.tableId, request.params.rowId);
+  remove(@Org() org: OrgContext, @Params() params: RowIdParams) {
+    return this.rows.remove(org.id, params.tableId, params.rowId);
   }
 }

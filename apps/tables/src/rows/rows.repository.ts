@@ -1,37 +1,43 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainEvent, eventSubject } from '@contracts';
+import type { DomainEvent } from '@contracts';
+import { Database, Sql } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import { SqlParameters } from '../filter/sql-parameters';
 import { COLUMN_KINDS } from '../storage/column-types';
 import { ident, qualified } from '../storage/identifiers';
-import { Queryable, TablesDb } from '../storage/tables-db';
 import type { UserTable } from '../tables/user-table';
+import { ROW_COUNTS_TABLE, TABLES_OUTBOX, USER_TABLES_TABLE } from '../tables-schema';
 import { ROW_COUNT_SLOTS } from '../tables/user-table.repository';
 import { columnParameter, RowRecord, rowSelectList } from './row-record';
+import type { RowOrder } from './row-sort';
 
 export interface RowPageQuery {
-  where?: string;
+  /** Conditions AND-ed together (the filter, the keyset position), over `params`. */
+  conditions: string[];
   params: SqlParameters;
-  orderBy: string;
+  order: RowOrder;
   limit: number;
-  offset: number;
+  offset?: number;
 }
+
+/** A row of a list, with its sort value as exact text for the next page's cursor. */
+export type ListedRow = RowRecord & { cursor_key: string | null };
 
 /** Rows of one user table, in its own physical table; every value is a bind parameter. */
 @Injectable()
 export class RowsRepository {
-  constructor(private readonly db: TablesDb) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Inserts the row, bumps one slot of the row counter and writes the event, in one statement (one round
    * trip, one implicit transaction). Nothing is written unless the table still has the version the values
    * were checked against; then the answer is undefined and the caller reloads the table.
    */
-  async create(table: UserTable, rowId: string, values: Map<Field, unknown>, event: DomainEvent): Promise<RowRecord | undefined> {
+  async create(table: UserTable, rowId: string, values: Map<Field, unknown>, event: DomainEvent, db: Sql = this.db): Promise<RowRecord | undefined> {
     const params = new SqlParameters();
     const tableId = params.add(table.id);
-    const guard = `SELECT 1 FROM tables.user_tables WHERE id = ${tableId} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}`;
+    const guard = `SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${tableId} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}`;
     const columns = ['id'];
     const expressions = [`${params.add(rowId)}::uuid`];
     for (const [field, value] of values) {
@@ -41,21 +47,22 @@ export class RowsRepository {
     const sql = `WITH guard AS (${guard}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${columns.join(', ')}) SELECT ${expressions.join(', ')} FROM guard
         RETURNING ${rowSelectList(table.fields)}),
-      counted AS (UPDATE tables.row_counts SET n = n + 1 WHERE table_id = ${tableId} AND slot = ${params.add(randomInt(ROW_COUNT_SLOTS))}
+      counted AS (UPDATE ${ROW_COUNTS_TABLE} SET n = n + 1 WHERE table_id = ${tableId} AND slot = ${params.add(randomInt(ROW_COUNT_SLOTS))}
         AND EXISTS (SELECT 1 FROM inserted)),
-      published AS (INSERT INTO tables.outbox (id, subject, payload)
-        SELECT ${params.add(event.id)}, ${params.add(eventSubject(event.organization_id, event.event))}, ${params.add(JSON.stringify(event))}::json FROM inserted)
+      published AS (${TABLES_OUTBOX.insertStatement([event], (value) => params.add(value), 'inserted')})
       SELECT * FROM inserted`;
-    const { rows } = await this.db.pool.query<RowRecord>(sql, params.values);
+    const { rows } = await db.query<RowRecord>(sql, params.values);
     return rows[0];
   }
 
-  async find(table: UserTable, rowId: string): Promise<RowRecord | undefined> {
-    const { rows } = await this.db.pool.query<RowRecord>(`SELECT ${rowSelectList(table.fields)} FROM ${qualified(table.storageName)} WHERE id = $1`, [rowId]);
+  /** `forUpdate` locks the row in the caller's transaction, so the values read are the ones a change replaces. */
+  async find(table: UserTable, rowId: string, db: Sql = this.db, forUpdate = false): Promise<RowRecord | undefined> {
+    const lock = forUpdate ? ' FOR UPDATE' : '';
+    const { rows } = await db.query<RowRecord>(`SELECT ${rowSelectList(table.fields)} FROM ${qualified(table.storageName)} WHERE id = $1${lock}`, [rowId]);
     return rows[0];
   }
 
-  async update(db: Queryable, table: UserTable, rowId: string, values: Map<Field, unknown>): Promise<RowRecord | undefined> {
+  async update(db: Sql, table: UserTable, rowId: string, values: Map<Field, unknown>): Promise<RowRecord | undefined> {
     const params = new SqlParameters();
     const sets = ['updated_at = now()'];
     for (const [field, value] of values) {
@@ -68,29 +75,70 @@ export class RowsRepository {
     return rows[0];
   }
 
-  async delete(db: Queryable, table: UserTable, rowId: string): Promise<RowRecord | undefined> {
+  async delete(db: Sql, table: UserTable, rowId: string): Promise<RowRecord | undefined> {
     const { rows } = await db.query<RowRecord>(
       `WITH deleted AS (DELETE FROM ${qualified(table.storageName)} WHERE id = $1 RETURNING ${rowSelectList(table.fields)}),
-        counted AS (UPDATE tables.row_counts SET n = n - 1 WHERE table_id = $2 AND slot = $3 AND EXISTS (SELECT 1 FROM deleted))
+        counted AS (UPDATE ${ROW_COUNTS_TABLE} SET n = n - 1 WHERE table_id = $2 AND slot = $3 AND EXISTS (SELECT 1 FROM deleted))
        SELECT * FROM deleted`,
       [rowId, table.id, randomInt(ROW_COUNT_SLOTS)],
     );
     return rows[0];
   }
 
-  async page(table: UserTable, query: RowPageQuery): Promise<RowRecord[]> {
-    const where = query.where ? `WHERE ${query.where}` : '';
+  /** Inserts rows in one statement, adds them to one counter slot; answers the stored rows in the given order. */
+  async insertMany(db: Sql, table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>): Promise<RowRecord[]> {
+    const params = new SqlParameters();
+    const columns = ['id', ...table.fields.map((field) => ident(field.column))];
+    const tuples = rows.map(({ id, values }) => {
+      const expressions = table.fields.map((field) => `${params.add(columnParameter(field, values.get(field) ?? null))}::${COLUMN_KINDS[field.fieldType].castType}`);
+      return `(${[`${params.add(id)}::uuid`, ...expressions].join(', ')})`;
+    });
+    const { rows: records } = await db.query<RowRecord>(
+      `INSERT INTO ${qualified(table.storageName)} (${columns.join(', ')}) VALUES ${tuples.join(', ')} RETURNING ${rowSelectList(table.fields)}`,
+      params.values,
+    );
+    await this.addToRowCount(db, table, records.length);
+    const byId = new Map(records.map((record) => [record.id, record]));
+    return rows.map(({ id }) => byId.get(id) as RowRecord);
+  }
+
+  /** Locks the rows in id order (so two batches over the same rows cannot deadlock); answers those that exist. */
+  async findManyForUpdate(db: Sql, table: UserTable, rowIds: string[]): Promise<Map<string, RowRecord>> {
+    const { rows } = await db.query<RowRecord>(
+      `SELECT ${rowSelectList(table.fields)} FROM ${qualified(table.storageName)} WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      [rowIds],
+    );
+    return new Map(rows.map((record) => [record.id, record]));
+  }
+
+  async deleteMany(db: Sql, table: UserTable, rowIds: string[]): Promise<RowRecord[]> {
+    const { rows } = await db.query<RowRecord>(
+      `DELETE FROM ${qualified(table.storageName)} WHERE id = ANY($1::uuid[]) RETURNING ${rowSelectList(table.fields)}`,
+      [rowIds],
+    );
+    await this.addToRowCount(db, table, -rows.length);
+    return rows;
+  }
+
+  private async addToRowCount(db: Sql, table: UserTable, delta: number): Promise<void> {
+    if (delta === 0) return;
+    await db.query(`UPDATE ${ROW_COUNTS_TABLE} SET n = n + $3 WHERE table_id = $1 AND slot = $2`, [table.id, randomInt(ROW_COUNT_SLOTS), delta]);
+  }
+
+  async page(table: UserTable, query: RowPageQuery): Promise<ListedRow[]> {
+    const where = query.conditions.length ? `WHERE ${query.conditions.map((condition) => `(${condition})`).join(' AND ')}` : '';
     const limit = query.params.add(query.limit);
-    const offset = query.params.add(query.offset);
-    const { rows } = await this.db.pool.query<RowRecord>(
-      `SELECT ${rowSelectList(table.fields)} FROM ${qualified(table.storageName)} ${where} ORDER BY ${query.orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    const offset = query.offset ? ` OFFSET ${query.params.add(query.offset)}` : '';
+    const { rows } = await this.db.query<ListedRow>(
+      `SELECT ${rowSelectList(table.fields)}, ${query.order.keyExpression} AS cursor_key FROM ${qualified(table.storageName)} ${where}
+       ORDER BY ${query.order.orderBy} LIMIT ${limit}${offset}`,
       query.params.values,
     );
     return rows;
   }
 
   async count(table: UserTable, where: string, params: unknown[]): Promise<number> {
-    const { rows } = await this.db.pool.query<{ total: string }>(`SELECT count(*) AS total FROM ${qualified(table.storageName)} WHERE ${where}`, params);
+    const { rows } = await this.db.query<{ total: string }>(`SELECT count(*) AS total FROM ${qualified(table.storageName)} WHERE ${where}`, params);
     return Number(rows[0].total);
   }
 }

@@ -1,32 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { RowView, ServiceResult } from '@contracts';
+import type { DomainEvent, RowView, ServiceResult } from '@contracts';
+import { AttachmentFiles, CheckedUploads } from '../attachments/attachment-files';
 import { AppError } from '@platform/errors';
-import { writeToOutbox } from '@platform/persistence';
+import { Database, isPgError, PgErrorCode, Sql } from '@platform/persistence';
+import type { FilterNode } from '../filter/filter-ast';
 import { compileFilter } from '../filter/filter-compiler';
 import { parseFilter } from '../filter/filter-parser';
 import { SqlParameters } from '../filter/sql-parameters';
-import { PG_UNDEFINED_COLUMN, PG_UNDEFINED_TABLE, pgCode, TablesDb } from '../storage/tables-db';
+import type { Field } from '../fields/field';
 import type { UserTable } from '../tables/user-table';
 import { UserTableCache } from '../tables/user-table.cache';
 import { UserTableRepository } from '../tables/user-table.repository';
+import { TABLES_OUTBOX } from '../tables-schema';
 import { validateRowData } from './field-values';
-import { rowDataOf, rowView } from './row-record';
-import { rowEvent } from './row-events';
-import { orderBy, SortOrder } from './row-sort';
-import { RowsRepository } from './rows.repository';
+import { withUniqueValues } from './unique-values';
+import { RowRecord, rowDataOf, rowView } from './row-record';
+import { changedValues } from './row-changes';
+import { rowEvent, rowUpdatedEvent } from './row-events';
+import { CursorPosition, CursorQuery, RowCursors } from './row-cursor';
+import { RowOrder, SortOrder } from './row-sort';
+import { ListedRow, RowsRepository } from './rows.repository';
 
-const SCHEMA = 'tables';
 /** A table changed under a cached copy at most this many times in a row before the create gives up. */
 const CREATE_ATTEMPTS = 3;
 
 export interface RowListParams {
-  page: number;
+  page?: number;
   limit: number;
   sort?: string;
   order?: SortOrder;
   filter?: string;
+  cursor?: string;
 }
+
+/** Rolls back a create whose cached table changed meanwhile, so the caller reloads it and tries again. */
+class TableMoved extends Error {}
 
 function notFound(): AppError {
   return AppError.notFound('Row');
@@ -35,11 +44,20 @@ function notFound(): AppError {
 @Injectable()
 export class RowsService {
   constructor(
-    private readonly db: TablesDb,
+    private readonly db: Database,
     private readonly tables: UserTableRepository,
     private readonly cache: UserTableCache,
     private readonly rows: RowsRepository,
+    private readonly cursors: RowCursors,
+    private readonly files: AttachmentFiles,
   ) {}
+
+  /** A row as answers show it, with fresh download links for its files. */
+  private async view(table: UserTable, record: RowRecord): Promise<RowView> {
+    const view = rowView(table.fields, record);
+    await this.files.present(table, view.data);
+    return view;
+  }
 
   private async table(organizationId: string, tableId: string): Promise<UserTable> {
     const table = await this.tables.find(organizationId, tableId);
@@ -47,40 +65,74 @@ export class RowsService {
     return table;
   }
 
+  /**
+   * One page of rows by `page` (offset) or by `cursor` (keyset: the cost does not grow with depth). Both
+   * answer `next_cursor`, found by reading one row beyond the page.
+   */
   async list(organizationId: string, tableId: string, query: RowListParams): Promise<ServiceResult<RowView[]>> {
     const table = await this.table(organizationId, tableId);
+    if (query.cursor !== undefined && query.page !== undefined) throw AppError.validation('cursor', 'cannot be combined with page');
     const filter = parseFilter(query.filter, table.fields);
-    const order = orderBy(query.sort, query.order, table.fields);
-    const params = new SqlParameters();
-    const where = filter ? compileFilter(filter, params) : undefined;
-    const countParams = [...params.values];
+    const order = RowOrder.of(query.sort, query.order, table.fields);
+    const cursorQuery: CursorQuery = { tableId: table.id, sort: query.sort ?? 'created_at', order: query.order ?? 'asc', filter: query.filter ?? '', limit: query.limit };
+    const position = query.cursor === undefined ? undefined : this.cursors.decode(cursorQuery, query.cursor);
+    const page = position?.page ?? query.page ?? 1;
+    const countParams = new SqlParameters();
+    const countWhere = filter ? compileFilter(filter, countParams) : undefined;
     const [records, total] = await Promise.all([
-      this.rows.page(table, { where, params, orderBy: order, limit: query.limit, offset: (query.page - 1) * query.limit }),
+      this.pageRecords(table, order, filter, position, query.limit + 1, (page - 1) * query.limit),
       // Unfiltered, the sharded counter already holds the exact total; counting a million rows would not be cheap.
-      where ? this.rows.count(table, where, countParams) : Promise.resolve(table.rowCount),
+      countWhere ? this.rows.count(table, countWhere, countParams.values) : Promise.resolve(table.rowCount),
     ]);
-    return { data: records.map((record) => rowView(table.fields, record)), pagination: { page: query.page, limit: query.limit, total } };
+    const rows = records.slice(0, query.limit);
+    const last = rows[rows.length - 1];
+    const nextCursor = records.length > query.limit ? this.cursors.encode(cursorQuery, { key: last.cursor_key, id: last.id, page: page + 1 }) : null;
+    return {
+      data: await Promise.all(rows.map((record) => this.view(table, record))),
+      pagination: { page, limit: query.limit, total, next_cursor: nextCursor },
+    };
+  }
+
+  /** Up to `wanted` rows from the offset, or after the cursor's row through its keyset conditions in turn. */
+  private async pageRecords(table: UserTable, order: RowOrder, filter: FilterNode | undefined, position: CursorPosition | undefined, wanted: number, offset: number): Promise<ListedRow[]> {
+    const filtered = (params: SqlParameters) => (filter ? [compileFilter(filter, params)] : []);
+    if (!position) {
+      const params = new SqlParameters();
+      return this.rows.page(table, { conditions: filtered(params), params, order, limit: wanted, offset });
+    }
+    const records: ListedRow[] = [];
+    for (const resume of order.after(table.storageName, position.key, position.id)) {
+      if (records.length >= wanted) break;
+      const params = new SqlParameters();
+      const conditions = [...filtered(params), resume(params)];
+      records.push(...(await this.rows.page(table, { conditions, params, order, limit: wanted - records.length })));
+    }
+    return records;
   }
 
   async get(organizationId: string, tableId: string, rowId: string): Promise<ServiceResult<RowView>> {
     const table = await this.table(organizationId, tableId);
     const record = await this.rows.find(table, rowId);
     if (!record) throw notFound();
-    return { data: rowView(table.fields, record) };
+    return { data: await this.view(table, record) };
   }
 
   async create(organizationId: string, tableId: string, data: Record<string, unknown>): Promise<ServiceResult<RowView>> {
     let table = await this.cache.get(organizationId, tableId);
+    const uploads = table ? await this.files.checkUploads(table, [data]) : new Map();
     for (let attempt = 1; table; attempt += 1) {
-      const values = validateRowData(table.fields, data, 'create');
+      const current = table;
+      const values = validateRowData(current.fields, data, 'create');
       const rowId = randomUUID();
-      const full = rowDataOf(table.fields, values);
       try {
-        const record = await this.rows.create(table, rowId, values, rowEvent('row.created', table, rowId, full));
-        if (record) return { data: rowView(table.fields, record) };
+        // Attaching uploads claims them in the same transaction as the insert; other creates stay one statement.
+        const record = await withUniqueValues(current, () =>
+          uploads.size ? this.db.transaction((tx) => this.insert(tx, current, rowId, values, uploads)) : this.insert(this.db, current, rowId, values, uploads),
+        );
+        if (record) return { data: await this.view(current, record) };
       } catch (error) {
-        // The cached copy named a rows table or column that a concurrent change has just dropped.
-        if (pgCode(error) !== PG_UNDEFINED_TABLE && pgCode(error) !== PG_UNDEFINED_COLUMN) throw error;
+        // The cached copy named a rows table or column that a concurrent change has just dropped, or an older version.
+        if (!(error instanceof TableMoved) && !isPgError(error, PgErrorCode.UndefinedTable, PgErrorCode.UndefinedColumn)) throw error;
       }
       if (attempt >= CREATE_ATTEMPTS) throw AppError.internal('The table kept changing; try again');
       table = await this.cache.reload(organizationId, tableId);
@@ -88,19 +140,53 @@ export class RowsService {
     throw AppError.notFound('Table');
   }
 
+  /** Undefined when the table's version moved since `table` was read; a transaction then rolls back. */
+  private async insert(db: Sql, table: UserTable, rowId: string, values: Map<Field, unknown>, uploads: CheckedUploads): Promise<RowRecord | undefined> {
+    await this.files.settle(db, table, values, uploads);
+    const row = await this.files.present(table, rowDataOf(table.fields, values));
+    const record = await this.rows.create(table, rowId, values, rowEvent('row.created', table, rowId, row), db);
+    if (!record && db !== this.db) throw new TableMoved();
+    return record;
+  }
+
   async update(organizationId: string, tableId: string, rowId: string, data: Record<string, unknown>): Promise<ServiceResult<RowView>> {
+    const uploads = await this.files.checkUploads({ id: tableId, organizationId }, [data]);
     const view = await this.db.transaction(async (client) => {
       // FOR SHARE: a table change (FOR UPDATE) cannot slip between checking the values and writing them.
       const table = await this.tables.find(organizationId, tableId, client, 'share');
       if (!table) throw AppError.notFound('Table');
       const values = validateRowData(table.fields, data, 'update');
-      const record = await this.rows.update(client, table, rowId, values);
-      if (!record) throw notFound();
-      const row = rowView(table.fields, record);
-      await writeToOutbox(client, SCHEMA, [rowEvent('row.updated', table, rowId, row.data)]);
+      const before = await this.rows.find(table, rowId, client, true);
+      if (!before) throw notFound();
+      const { row, event } = await this.change(client, table, before, values, uploads);
+      if (event) await TABLES_OUTBOX.write(client, [event]);
       return row;
     });
     return { data: view };
+  }
+
+  /**
+   * Writes the values of a PATCH that differ from the locked row `before`; answers the row as it now is
+   * and its `row.updated` event, or no event when no value changed (then nothing is written).
+   */
+  async change(
+    client: Sql,
+    table: UserTable,
+    before: RowRecord,
+    values: Map<Field, unknown>,
+    uploads: CheckedUploads,
+    path?: string,
+  ): Promise<{ row: RowView; event?: DomainEvent }> {
+    const previous = rowView(table.fields, before);
+    await this.files.settle(client, table, values, uploads, previous.data, path);
+    const changed = changedValues(values, previous.data);
+    if (changed.size === 0) return { row: { ...previous, data: await this.files.present(table, previous.data) } };
+    const record = await withUniqueValues(table, () => this.rows.update(client, table, before.id, changed));
+    if (!record) throw notFound();
+    const row = rowView(table.fields, record);
+    const changedFields = [...changed.keys()].map((field) => field.slug);
+    await Promise.all([this.files.present(table, row.data), this.files.present(table, previous.data)]);
+    return { row, event: rowUpdatedEvent(table, before.id, row.data, previous.data, changedFields) };
   }
 
   async remove(organizationId: string, tableId: string, rowId: string): Promise<ServiceResult> {
@@ -109,7 +195,9 @@ export class RowsService {
       if (!table) throw AppError.notFound('Table');
       const record = await this.rows.delete(client, table, rowId);
       if (!record) throw notFound();
-      await writeToOutbox(client, SCHEMA, [rowEvent('row.deleted', table, rowId, rowView(table.fields, record).data)]);
+      const row = rowView(table.fields, record);
+      await this.files.dropRow(client, table, row.data);
+      await TABLES_OUTBOX.write(client, [rowEvent('row.deleted', table, rowId, await this.files.present(table, row.data))]);
     });
     return { message: 'Row deleted' };
   }

@@ -1,34 +1,74 @@
+import type { Sql } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import { COLUMN_KINDS } from './column-types';
-import { fieldIndexName, ident, qualified, tableIndexName } from './identifiers';
-import type { Queryable } from './tables-db';
+import { fieldIndexName, fieldSearchIndexName, fieldUniqueIndexName, ident, qualified, tableIndexName } from './identifiers';
 
 function columnDefinition(field: Field): string {
   return `${ident(field.column)} ${COLUMN_KINDS[field.fieldType].sqlType}`;
 }
 
-/** (sort key, id) so `ORDER BY key, id LIMIT n` reads n index entries, in either direction. */
-function fieldIndexSql(storageName: string, field: Field): string | undefined {
-  const expression = COLUMN_KINDS[field.fieldType].indexExpression;
-  if (!expression) return undefined;
-  return `CREATE INDEX ${ident(fieldIndexName(field.id))} ON ${qualified(storageName)} ((${expression(ident(field.column))}), id)`;
+/**
+ * (sort key, id) so `ORDER BY key, id LIMIT n` reads n index entries, in either direction; and for text a
+ * trigram index, so `contains` and `starts_with` (ILIKE patterns) read the matching rows instead of every
+ * row of a large table. Built with the column, while the table is small or in the change that adds it.
+ */
+function fieldIndexesSql(storageName: string, field: Field): string[] {
+  const kind = COLUMN_KINDS[field.fieldType];
+  const column = ident(field.column);
+  const statements: string[] = [];
+  if (kind.indexExpression) {
+    statements.push(`CREATE INDEX ${ident(fieldIndexName(field.id))} ON ${qualified(storageName)} ((${kind.indexExpression(column)}), id)`);
+  }
+  if (kind.searchable) statements.push(searchIndexSql(storageName, field.id, field.column));
+  if (field.options.is_unique) statements.push(uniqueIndexSql(storageName, field));
+  return statements;
 }
 
-/** Creates a user table's physical rows table; runs inside the transaction that writes its metadata. */
-export async function createRowsTable(db: Queryable, tableId: string, storageName: string, fields: readonly Field[]): Promise<void> {
-  const columns = ['id uuid PRIMARY KEY', 'created_at timestamptz NOT NULL DEFAULT now()', 'updated_at timestamptz NOT NULL DEFAULT now()'];
-  columns.push(...fields.map(columnDefinition));
-  await db.query(`CREATE TABLE ${qualified(storageName)} (${columns.join(', ')})`);
+export function searchIndexSql(storageName: string, fieldId: string, column: string): string {
+  return `CREATE INDEX IF NOT EXISTS ${ident(fieldSearchIndexName(fieldId))} ON ${qualified(storageName)} USING gin (${ident(column)} tables.gin_trgm_ops)`;
+}
+
+/**
+ * Text values may exceed a btree entry's size, so text kinds are held unique through their md5 (equal
+ * bytes, equal digest); numbers directly (numeric equality: 1 and 1.0 are the same value).
+ */
+function uniqueIndexSql(storageName: string, field: Field): string {
+  const column = ident(field.column);
+  const key = field.fieldType === 'number' ? column : `md5(${column})`;
+  return `CREATE UNIQUE INDEX ${ident(fieldUniqueIndexName(field.id))} ON ${qualified(storageName)} ((${key}))`;
+}
+
+/** Adds or drops the unique index of an `is_unique` field; building it over duplicates fails with 23505. */
+export async function setUniqueIndex(db: Sql, storageName: string, field: Field, unique: boolean): Promise<void> {
+  await db.query(unique ? uniqueIndexSql(storageName, field) : `DROP INDEX IF EXISTS tables.${ident(fieldUniqueIndexName(field.id))}`);
+}
+
+/** The columns every rows table has before its fields' columns. */
+export const ROW_COLUMNS = ['id', 'created_at', 'updated_at'] as const;
+
+export function rowsTableColumns(fields: readonly Field[]): string {
+  const columns = ['id uuid NOT NULL', 'created_at timestamptz NOT NULL DEFAULT now()', 'updated_at timestamptz NOT NULL DEFAULT now()'];
+  return [...columns, ...fields.map(columnDefinition)].join(', ');
+}
+
+/** The primary key and every index of a rows table: on creation, and again after a rebuild has copied the rows. */
+export async function indexRowsTable(db: Sql, tableId: string, storageName: string, fields: readonly Field[]): Promise<void> {
+  await db.query(`ALTER TABLE ${qualified(storageName)} ADD PRIMARY KEY (id)`);
   await db.query(`CREATE INDEX ${ident(tableIndexName(tableId, 'created'))} ON ${qualified(storageName)} (created_at, id)`);
   await db.query(`CREATE INDEX ${ident(tableIndexName(tableId, 'updated'))} ON ${qualified(storageName)} (updated_at, id)`);
   for (const field of fields) {
-    const sql = fieldIndexSql(storageName, field);
-    if (sql) await db.query(sql);
+    for (const sql of fieldIndexesSql(storageName, field)) await db.query(sql);
   }
 }
 
+/** Creates a user table's physical rows table; runs inside the transaction that writes its metadata. */
+export async function createRowsTable(db: Sql, tableId: string, storageName: string, fields: readonly Field[]): Promise<void> {
+  await db.query(`CREATE TABLE ${qualified(storageName)} (${rowsTableColumns(fields)})`);
+  await indexRowsTable(db, tableId, storageName, fields);
+}
+
 /** Drops and adds columns in one ALTER (one table rewrite lock), then indexes the new ones. */
-export async function alterRowsTable(db: Queryable, storageName: string, removed: readonly Field[], added: readonly Field[]): Promise<void> {
+export async function alterRowsTable(db: Sql, storageName: string, removed: readonly Field[], added: readonly Field[]): Promise<void> {
   const actions = [
     ...removed.map((field) => `DROP COLUMN ${ident(field.column)}`),
     ...added.map((field) => `ADD COLUMN ${columnDefinition(field)}`),
@@ -36,11 +76,10 @@ export async function alterRowsTable(db: Queryable, storageName: string, removed
   if (actions.length === 0) return;
   await db.query(`ALTER TABLE ${qualified(storageName)} ${actions.join(', ')}`);
   for (const field of added) {
-    const sql = fieldIndexSql(storageName, field);
-    if (sql) await db.query(sql);
+    for (const sql of fieldIndexesSql(storageName, field)) await db.query(sql);
   }
 }
 
-export async function dropRowsTable(db: Queryable, storageName: string): Promise<void> {
+export async function dropRowsTable(db: Sql, storageName: string): Promise<void> {
   await db.query(`DROP TABLE IF EXISTS ${qualified(storageName)}`);
 }

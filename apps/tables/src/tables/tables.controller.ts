@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CreateTableBody, ServiceRequest, TableRef, TablesPatterns, UpdateTableBody } from '@contracts';
+import { MessagePattern } from '@nestjs/microservices';
+import { CreateTableParams, OrgContext, PageQuery, TableIdParams, TablesPatterns, UpdateTableParams } from '@contracts';
+import { Org, Params } from '@platform/messaging';
 import { TablesService } from './tables.service';
 
 /** Request-reply handlers for tables and their fields (queue group `tables`). */
@@ -9,27 +10,27 @@ export class TablesController {
   constructor(private readonly tables: TablesService) {}
 
   @MessagePattern(TablesPatterns.list)
-  list(@Payload() request: ServiceRequest<{ page: number; limit: number }>) {
-    return this.tables.list(request.org.id, request.params.page, request.params.limit);
+  list(@Org() org: OrgContext, @Params() params: PageQuery) {
+    return this.tables.list(org.id, params.page, params.limit);
   }
 
   @MessagePattern(TablesPatterns.get)
-  get(@Payload() request: ServiceRequest<TableRef>) {
-    return this.tables.get(request.org.id, request.params.tableId);
+  get(@Org() org: OrgContext, @Params() params: TableIdParams) {
+    return this.tables.get(org.id, params.tableId);
   }
 
   @MessagePattern(TablesPatterns.create)
-  create(@Payload() request: ServiceRequest<{ body: CreateTableBody }>) {
-    return this.tables.create(request.org.id, request.params.body);
+  create(@Org() org: OrgContext, @Params() params: CreateTableParams) {
+    return this.tables.create(org.id, params.body);
   }
 
   @MessagePattern(TablesPatterns.update)
-  update(@Payload() request: ServiceRequest<TableRef & { body: UpdateTableBody }>) {
-    return this.tables.update(request.org.id, request.params.tableId, request.params.body);
+  update(@Org() org: OrgContext, @Params() params: UpdateTableParams) {
+    return this.tables.update(org.id, params.tableId, params.body);
   }
 
   @MessagePattern(TablesPatterns.remove)
-  remove(@Payload() request: ServiceRequest<TableRef>) {
-    return this.tables.remove(request.org.id, request.params.tableId);
+  remove(@Org() org: OrgContext, @Params() params: TableIdParams) {
+    return this.tables.remove(org.id, params.tableId);
   }
 }

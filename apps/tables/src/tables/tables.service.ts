@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { CreateTableBody, ServiceResult, TableDetail, UpdateTableBody } from '@contracts';
+import { CreateTableBody, MAX_FIELDS_PER_TABLE, ServiceResult, TableDetail, UpdateTableBody } from '@contracts';
 import { AppError } from '@platform/errors';
-import { writeToOutbox } from '@platform/persistence';
-import type { PoolClient } from 'pg';
+import { conflictOnUniqueViolation, Database, Sql } from '@platform/persistence';
+import { ObjectDeletionsRepository } from '../attachments/object-deletions.repository';
 import type { Field } from '../fields/field';
 import { newField } from '../fields/field-definitions';
 import { validateFieldOptions } from '../fields/field-options';
@@ -12,13 +12,13 @@ import { compileFilter } from '../filter/filter-compiler';
 import { SqlParameters } from '../filter/sql-parameters';
 import { qualified, rowsTableName } from '../storage/identifiers';
 import { alterRowsTable, createRowsTable, dropRowsTable } from '../storage/rows-ddl';
-import { PG_UNIQUE_VIOLATION, pgCode, TablesDb } from '../storage/tables-db';
+import { needsRebuild, rebuildRowsTable } from '../storage/rows-table-rebuild';
+import { applyOptionChange } from './field-option-changes';
 import { tableEvent } from './table-events';
 import { tableDetail, tableListItem, UserTable } from './user-table';
 import { UserTableRepository } from './user-table.repository';
 import { UserTableCache } from './user-table.cache';
-
-const SCHEMA = 'tables';
+import { TABLES_OUTBOX } from '../tables-schema';
 
 function tableSlug(name: string): string {
   const slug = slugify(name);
@@ -34,9 +34,10 @@ function duplicateTable(slug: string): AppError {
 @Injectable()
 export class TablesService {
   constructor(
-    private readonly db: TablesDb,
+    private readonly db: Database,
     private readonly tables: UserTableRepository,
     private readonly cache: UserTableCache,
+    private readonly fileDeletions: ObjectDeletionsRepository,
   ) {}
 
   async list(organizationId: string, page: number, limit: number): Promise<ServiceResult> {
@@ -62,7 +63,7 @@ export class TablesService {
         if (!(await this.tables.insert(client, created))) throw duplicateTable(slug);
         await this.tables.insertFields(client, id, fields);
         await createRowsTable(client, id, storageName, fields);
-        await writeToOutbox(client, SCHEMA, [tableEvent('table.created', created)]);
+        await TABLES_OUTBOX.write(client, [tableEvent('table.created', created)]);
       }),
     );
     return this.get(organizationId, id);
@@ -78,10 +79,12 @@ export class TablesService {
         slug = body.name === undefined ? table.slug : tableSlug(name);
         if (slug !== table.slug && (await this.tables.slugTaken(client, organizationId, slug, table.id))) throw duplicateTable(slug);
         const { removed, added, changed } = await this.planFieldChanges(client, table, body);
+        // Files of removed attachment fields leave storage once this change commits.
+        await this.fileDeletions.enqueueColumns(client, table, removed.filter((field) => field.fieldType === 'attachment'));
         await this.tables.deleteFields(client, removed.map((field) => field.id));
         for (const field of changed) await this.tables.updateField(client, field);
         await this.tables.insertFields(client, table.id, added);
-        await alterRowsTable(client, table.storageName, removed, added);
+        await this.changeColumns(client, table, removed, changed, added);
         const next = {
           id: table.id,
           organizationId,
@@ -91,7 +94,7 @@ export class TablesService {
           icon: body.icon === undefined ? table.icon : body.icon,
         };
         await this.tables.touch(client, next);
-        await writeToOutbox(client, SCHEMA, [tableEvent('table.updated', next)]);
+        await TABLES_OUTBOX.write(client, [tableEvent('table.updated', next)]);
       }),
     );
     this.cache.forget(tableId);
@@ -103,15 +106,19 @@ export class TablesService {
       const table = await this.tables.find(organizationId, tableId, client, 'update');
       if (!table) throw AppError.notFound('Table');
       await dropRowsTable(client, table.storageName);
+      await this.fileDeletions.enqueueTable(client, table);
       await this.tables.delete(client, table.id);
-      await writeToOutbox(client, SCHEMA, [tableEvent('table.deleted', table)]);
+      await TABLES_OUTBOX.write(client, [tableEvent('table.deleted', table)]);
     });
     this.cache.forget(tableId);
     return { message: 'Table deleted' };
   }
 
-  /** Checks a PATCH's `fields` and `remove_fields` against the table as it is, in the contract's terms. */
-  private async planFieldChanges(client: PoolClient, table: UserTable, body: UpdateTableBody) {
+  /**
+   * Checks a PATCH's `fields` and `remove_fields` against the table as it is, in the contract's terms,
+   * and brings stored values in line with changed options (in the caller's transaction).
+   */
+  private async planFieldChanges(client: Sql, table: UserTable, body: UpdateTableBody) {
     const byId = new Map(table.fields.map((field) => [field.id, field]));
     const removedIds = new Set<string>();
     (body.remove_fields ?? []).forEach((id: unknown, i) => {
@@ -148,12 +155,25 @@ export class TablesService {
       if (field.isRequired && !current.isRequired && (await this.hasEmptyValues(client, table, field))) {
         throw AppError.validation(`${path}.is_required`, 'some rows have no value for this field');
       }
+      await applyOptionChange(client, table, current, field, path);
       changed.push(field);
+    }
+    if (kept.length + added.length > MAX_FIELDS_PER_TABLE) {
+      throw AppError.validation('fields', `a table holds at most ${MAX_FIELDS_PER_TABLE} fields; this change would leave ${kept.length + added.length}`);
     }
     return { removed, added, changed };
   }
 
-  private async hasEmptyValues(client: PoolClient, table: UserTable, field: Field): Promise<boolean> {
+  /** Alters the rows table in place, or rebuilds it when dropped columns have used up too many column numbers. */
+  private async changeColumns(client: Sql, table: UserTable, removed: Field[], changed: Field[], added: Field[]): Promise<void> {
+    if (!(await needsRebuild(client, table.storageName, added.length))) return alterRowsTable(client, table.storageName, removed, added);
+    const gone = new Set(removed.map((field) => field.id));
+    const current = new Map(changed.map((field) => [field.id, field]));
+    const kept = table.fields.filter((field) => !gone.has(field.id)).map((field) => current.get(field.id) ?? field);
+    await rebuildRowsTable(client, table.id, table.storageName, kept, added);
+  }
+
+  private async hasEmptyValues(client: Sql, table: UserTable, field: Field): Promise<boolean> {
     const params = new SqlParameters();
     const empty = compileFilter({ kind: 'condition', target: { kind: 'field', field }, operator: 'is_empty', value: true }, params);
     const { rowCount } = await client.query(`SELECT 1 FROM ${qualified(table.storageName)} WHERE ${empty} LIMIT 1`, params.values);
@@ -161,14 +181,8 @@ export class TablesService {
   }
 
   /** Two concurrent writers of the same slug: the loser's unique violation becomes the contract's CONFLICT. */
-  private async uniqueSlug<T>(slug: string | (() => string), work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (pgCode(error) === PG_UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'user_tables_organization_id_slug_key') {
-        throw duplicateTable(typeof slug === 'string' ? slug : slug());
-      }
-      throw error;
-    }
+  private uniqueSlug<T>(slug: string | (() => string), work: () => Promise<T>): Promise<T> {
+    const message = () => duplicateTable(typeof slug === 'string' ? slug : slug()).message;
+    return conflictOnUniqueViolation(work, message, 'user_tables_organization_id_slug_key');
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { FieldType } from '@contracts';
+import { Database, Sql } from '@platform/persistence';
 import type { Field, FieldOptions } from '../fields/field';
-import { Queryable, TablesDb } from '../storage/tables-db';
+import { FIELDS_TABLE, ROW_COUNTS_TABLE, USER_TABLES_TABLE } from '../tables-schema';
 import type { UserTable } from './user-table';
 
 /** Slots of the sharded row counter; enough that concurrent creates rarely wait on the same one. */
@@ -33,10 +34,10 @@ interface FieldRecord {
 }
 
 const TABLE_COLUMNS = `t.id, t.organization_id, t.name, t.slug, t.description, t.icon, t.storage_name, t.version, t.created_at, t.updated_at,
-  (SELECT COALESCE(sum(n), 0) FROM tables.row_counts c WHERE c.table_id = t.id) AS row_count`;
+  (SELECT COALESCE(sum(n), 0) FROM ${ROW_COUNTS_TABLE} c WHERE c.table_id = t.id) AS row_count`;
 const FIELDS_JSON = `(SELECT COALESCE(json_agg(json_build_object('id', f.id, 'name', f.name, 'slug', f.slug, 'field_type', f.field_type,
   'is_required', f.is_required, 'options', f.options, 'column_name', f.column_name) ORDER BY f.position), '[]')
-  FROM tables.fields f WHERE f.table_id = t.id) AS fields`;
+  FROM ${FIELDS_TABLE} f WHERE f.table_id = t.id) AS fields`;
 
 function toField(record: FieldRecord): Field {
   return {
@@ -70,63 +71,63 @@ function toTable(record: TableRecord): UserTable {
 /** Metadata of user tables; every query is scoped by organization. */
 @Injectable()
 export class UserTableRepository {
-  constructor(private readonly db: TablesDb) {}
+  constructor(private readonly db: Database) {}
 
   async page(organizationId: string, limit: number, offset: number): Promise<{ tables: UserTable[]; total: number }> {
-    const [records, [count]] = await Promise.all([
+    const [{ rows: records }, { rows: [count] }] = await Promise.all([
       this.db.query<TableRecord>(
-        `SELECT ${TABLE_COLUMNS} FROM tables.user_tables t WHERE t.organization_id = $1 ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3`,
+        `SELECT ${TABLE_COLUMNS} FROM ${USER_TABLES_TABLE} t WHERE t.organization_id = $1 ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3`,
         [organizationId, limit, offset],
       ),
-      this.db.query<{ total: string }>('SELECT count(*) AS total FROM tables.user_tables WHERE organization_id = $1', [organizationId]),
+      this.db.query<{ total: string }>(`SELECT count(*) AS total FROM ${USER_TABLES_TABLE} WHERE organization_id = $1`, [organizationId]),
     ]);
     return { tables: records.map(toTable), total: Number(count.total) };
   }
 
   /** The table with its fields; `lock` takes it FOR UPDATE (changes) or FOR SHARE (row writes) in the caller's transaction. */
-  async find(organizationId: string, tableId: string, db: Queryable = this.db.pool, lock?: 'update' | 'share'): Promise<UserTable | undefined> {
+  async find(organizationId: string, tableId: string, db: Sql = this.db, lock?: 'update' | 'share'): Promise<UserTable | undefined> {
     const suffix = lock === 'update' ? ' FOR UPDATE OF t' : lock === 'share' ? ' FOR SHARE OF t' : '';
-    const sql = `SELECT ${TABLE_COLUMNS}, ${FIELDS_JSON} FROM tables.user_tables t WHERE t.id = $1 AND t.organization_id = $2${suffix}`;
+    const sql = `SELECT ${TABLE_COLUMNS}, ${FIELDS_JSON} FROM ${USER_TABLES_TABLE} t WHERE t.id = $1 AND t.organization_id = $2${suffix}`;
     const { rows } = await db.query<TableRecord>(sql, [tableId, organizationId]);
     return rows[0] ? toTable(rows[0]) : undefined;
   }
 
-  async slugTaken(db: Queryable, organizationId: string, slug: string, exceptId?: string): Promise<boolean> {
+  async slugTaken(db: Sql, organizationId: string, slug: string, exceptId?: string): Promise<boolean> {
     const { rowCount } = await db.query(
-      'SELECT 1 FROM tables.user_tables WHERE organization_id = $1 AND slug = $2 AND id IS DISTINCT FROM $3',
+      `SELECT 1 FROM ${USER_TABLES_TABLE} WHERE organization_id = $1 AND slug = $2 AND id IS DISTINCT FROM $3`,
       [organizationId, slug, exceptId ?? null],
     );
     return Boolean(rowCount);
   }
 
   /** Answers false when the organization already has a table with this slug. */
-  async insert(db: Queryable, table: Omit<UserTable, 'version' | 'rowCount' | 'createdAt' | 'updatedAt' | 'fields'>): Promise<boolean> {
+  async insert(db: Sql, table: Omit<UserTable, 'version' | 'rowCount' | 'createdAt' | 'updatedAt' | 'fields'>): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO tables.user_tables (id, organization_id, name, slug, description, icon, storage_name)
+      `INSERT INTO ${USER_TABLES_TABLE} (id, organization_id, name, slug, description, icon, storage_name)
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (organization_id, slug) DO NOTHING`,
       [table.id, table.organizationId, table.name, table.slug, table.description, table.icon, table.storageName],
     );
     if (!rowCount) return false;
     await db.query(
-      'INSERT INTO tables.row_counts (table_id, slot) SELECT $1, generate_series(0, $2 - 1)',
+      `INSERT INTO ${ROW_COUNTS_TABLE} (table_id, slot) SELECT $1, generate_series(0, $2 - 1)`,
       [table.id, ROW_COUNT_SLOTS],
     );
     return true;
   }
 
   /** Appends fields after the table's existing ones, in the given order. */
-  async insertFields(db: Queryable, tableId: string, fields: readonly Field[]): Promise<void> {
+  async insertFields(db: Sql, tableId: string, fields: readonly Field[]): Promise<void> {
     for (const field of fields) {
       await db.query(
-        `INSERT INTO tables.fields (id, table_id, name, slug, field_type, is_required, options, column_name, position)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT COALESCE(max(position) + 1, 0) FROM tables.fields WHERE table_id = $2))`,
+        `INSERT INTO ${FIELDS_TABLE} (id, table_id, name, slug, field_type, is_required, options, column_name, position)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, (SELECT COALESCE(max(position) + 1, 0) FROM ${FIELDS_TABLE} WHERE table_id = $2))`,
         [field.id, tableId, field.name, field.slug, field.fieldType, field.isRequired, JSON.stringify(field.options), field.column],
       );
     }
   }
 
-  async updateField(db: Queryable, field: Field): Promise<void> {
-    await db.query('UPDATE tables.fields SET name = $2, is_required = $3, options = $4 WHERE id = $1', [
+  async updateField(db: Sql, field: Field): Promise<void> {
+    await db.query(`UPDATE ${FIELDS_TABLE} SET name = $2, is_required = $3, options = $4 WHERE id = $1`, [
       field.id,
       field.name,
       field.isRequired,
@@ -134,18 +135,18 @@ export class UserTableRepository {
     ]);
   }
 
-  async deleteFields(db: Queryable, fieldIds: string[]): Promise<void> {
-    if (fieldIds.length) await db.query('DELETE FROM tables.fields WHERE id = ANY($1::uuid[])', [fieldIds]);
+  async deleteFields(db: Sql, fieldIds: string[]): Promise<void> {
+    if (fieldIds.length) await db.query(`DELETE FROM ${FIELDS_TABLE} WHERE id = ANY($1::uuid[])`, [fieldIds]);
   }
 
-  async touch(db: Queryable, table: Pick<UserTable, 'id' | 'name' | 'slug' | 'description' | 'icon'>): Promise<void> {
+  async touch(db: Sql, table: Pick<UserTable, 'id' | 'name' | 'slug' | 'description' | 'icon'>): Promise<void> {
     await db.query(
-      `UPDATE tables.user_tables SET name = $2, slug = $3, description = $4, icon = $5, version = version + 1, updated_at = now() WHERE id = $1`,
+      `UPDATE ${USER_TABLES_TABLE} SET name = $2, slug = $3, description = $4, icon = $5, version = version + 1, updated_at = now() WHERE id = $1`,
       [table.id, table.name, table.slug, table.description, table.icon],
     );
   }
 
-  async delete(db: Queryable, tableId: string): Promise<void> {
-    await db.query('DELETE FROM tables.user_tables WHERE id = $1', [tableId]);
+  async delete(db: Sql, tableId: string): Promise<void> {
+    await db.query(`DELETE FROM ${USER_TABLES_TABLE} WHERE id = $1`, [tableId]);
   }
 }

@@ -7,30 +7,42 @@ export const RETRY_BACKOFF_TYPE = 'webhook-schedule';
 
 const DAY_SECONDS = 86_400;
 
-/** One event for one webhook; the body is the exact payload that is signed and sent on every attempt. */
+/** One delivery series (one event for one webhook); the body is the exact payload that is signed and sent on every attempt. */
 export interface DeliveryJob {
+  /** The series in the event store; jobs queued before the store existed have none. */
+  seriesId?: string;
   eventId: string;
   eventType: string;
   organizationId: string;
   webhookId: string;
   body: string;
+  /** Asked for by the customer (redeliver, recover): sent even while the webhook is disabled. */
+  explicit?: boolean;
+  /** Attempts the series made before this job, when it is queued again after Redis lost the first one. */
+  attemptsBefore?: number;
 }
 
-/** Event and webhook ids make the job id, so a redelivered event adds no second job (BullMQ ids may not contain ':'). */
-export function deliveryJobId(eventId: string, webhookId: string): string {
-  return `${eventId}_${webhookId}`;
+/** The series id is the job id, so a series is queued at most once (a repeated add is dropped). */
+export function deliveryJobId(data: Pick<DeliveryJob, 'seriesId' | 'eventId' | 'webhookId'>): string {
+  return data.seriesId ?? `${data.eventId}_${data.webhookId}`;
 }
 
 export const deliveryJobOptions: JobsOptions = {
   attempts: DELIVERY_ATTEMPTS,
   backoff: { type: RETRY_BACKOFF_TYPE },
-  // Finished jobs are kept a day so their ids still drop a late redelivery of the same event.
+  // Finished jobs are kept a day so their ids still drop a late repeat of the same series.
   removeOnComplete: { age: DAY_SECONDS },
   removeOnFail: { age: 7 * DAY_SECONDS },
 };
 
-export function deliveryJob(data: DeliveryJob): { name: string; data: DeliveryJob; opts: JobsOptions } {
-  return { name: data.eventType, data, opts: { ...deliveryJobOptions, jobId: deliveryJobId(data.eventId, data.webhookId) } };
+export function deliveryJob(data: DeliveryJob, delayMs = 0): { name: string; data: DeliveryJob; opts: JobsOptions } {
+  const attempts = DELIVERY_ATTEMPTS - (data.attemptsBefore ?? 0);
+  return { name: data.eventType, data, opts: { ...deliveryJobOptions, attempts, delay: Math.max(0, delayMs), jobId: deliveryJobId(data) } };
+}
+
+/** The attempt number (1..6) a job is making now, counting the attempts of its series before it. */
+export function attemptNumber(data: DeliveryJob, attemptsMade: number): number {
+  return Math.min((data.attemptsBefore ?? 0) + attemptsMade + 1, DELIVERY_ATTEMPTS);
 }
 
 /** Retry n (1..5) waits the n-th configured delay after the failure before it. */

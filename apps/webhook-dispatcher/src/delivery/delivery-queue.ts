@@ -1,49 +1,63 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Readiness } from '@platform/service';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { REDIS_CLIENT } from '@platform/service';
 import { Queue } from 'bullmq';
-import IORedis, { RedisOptions } from 'ioredis';
+import type IORedis from 'ioredis';
 import { WebhooksConfig } from '../webhooks.config';
 import type { DeliveryJob } from './delivery-job';
 
-/**
- * A Redis connection for BullMQ. Workers block on Redis and must wait through a Redis restart
- * (`maxRetriesPerRequest: null`); producers fail fast instead, so an event is nak'ed and comes back.
- */
-export function redisConnection(url: string, role: 'worker' | 'producer'): IORedis {
-  const options: RedisOptions = { maxRetriesPerRequest: role === 'worker' ? null : 3 };
-  return new IORedis(url, options);
-}
+/** Jobs removed at once, so that a webhook with a large backlog does not flood Redis with one burst. */
+const REMOVE_CHUNK = 500;
 
-/** The delivery queue as producers (fan-out, retry cancellation, depth metrics) see it. */
+/** The delivery queue as producers (fan-out, removal of a deleted webhook's jobs, depth metrics) see it, on the process's Redis client. */
 @Injectable()
-export class DeliveryQueue implements OnModuleInit, OnApplicationShutdown {
+export class DeliveryQueue implements OnApplicationShutdown {
   readonly queue: Queue<DeliveryJob>;
-  private readonly redis: IORedis;
 
   constructor(
     config: WebhooksConfig,
-    private readonly readiness: Readiness,
+    @Inject(REDIS_CLIENT) private readonly redis: IORedis,
   ) {
-    this.redis = redisConnection(config.REDIS_URL, 'producer');
-    this.queue = new Queue<DeliveryJob>(config.WEBHOOK_QUEUE, { connection: this.redis });
+    this.queue = new Queue<DeliveryJob>(config.WEBHOOK_QUEUE, { connection: redis });
   }
 
-  onModuleInit(): void {
-    this.readiness.register('redis', async () => {
-      await this.redis.ping();
+  /** Which of these job ids Redis holds no job for, in any state. */
+  async missingJobs(jobIds: string[]): Promise<string[]> {
+    if (jobIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of jobIds) pipeline.exists(this.queue.toKey(id));
+    const answers = (await pipeline.exec()) ?? [];
+    return jobIds.filter((_, i) => {
+      const [error, exists] = answers[i] ?? [new Error('no answer'), 0];
+      if (error) throw error;
+      return exists === 0;
     });
   }
 
-  /** Removes the webhook's jobs waiting for a retry; anything already queued is dropped by the worker's re-check. */
-  async cancelPendingRetries(webhookId: string): Promise<number> {
-    const delayed = await this.queue.getDelayed(0, -1);
-    const mine = delayed.filter((job) => job?.data?.webhookId === webhookId);
-    await Promise.all(mine.map((job) => job.remove().catch(() => undefined)));
-    return mine.length;
+  /**
+   * Runs a job that waits in the delayed set now; one that is not delayed (any more) is left as it is.
+   * Answers false when the queue holds no such job.
+   */
+  async promote(jobId: string): Promise<boolean> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    await job.promote().catch(() => undefined);
+    return true;
+  }
+
+  /**
+   * Removes these jobs by id, whatever their state; a job a worker holds right now stays (BullMQ refuses
+   * to remove a locked job). Answers how many were removed.
+   */
+  async removeJobs(jobIds: string[]): Promise<number> {
+    let removed = 0;
+    for (let start = 0; start < jobIds.length; start += REMOVE_CHUNK) {
+      const answers = await Promise.all(jobIds.slice(start, start + REMOVE_CHUNK).map((id) => this.queue.remove(id)));
+      removed += answers.reduce((sum, answer) => sum + answer, 0);
+    }
+    return removed;
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.queue.close();
-    this.redis.disconnect();
   }
 }

@@ -1,16 +1,14 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { parseDurationList } from '@platform/config';
-import { Readiness } from '@platform/service';
-import { Job, Worker } from 'bullmq';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { connectRedis } from '@platform/service';
+import { Job, MinimalJob, Worker } from 'bullmq';
 import type IORedis from 'ioredis';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryJob, retryDelay } from './delivery-job';
 import { DeliveryProcessor } from './delivery.processor';
-import { redisConnection } from './delivery-queue';
 
 /** The BullMQ worker of the delivery queue, with the retry schedule as its custom backoff. */
 @Injectable()
-export class DeliveryWorker implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
   private worker?: Worker<DeliveryJob>;
   private redis?: IORedis;
@@ -18,20 +16,18 @@ export class DeliveryWorker implements OnModuleInit, OnApplicationBootstrap, Bef
   constructor(
     private readonly processor: DeliveryProcessor,
     private readonly config: WebhooksWorkerConfig,
-    private readonly readiness: Readiness,
   ) {}
 
-  onModuleInit(): void {
-    this.readiness.register('worker', async () => {
-      if (!this.worker?.isRunning()) throw new Error('worker not running');
-      await this.redis?.ping();
-    });
+  /** Throws unless the worker is taking jobs over a connection that answers. */
+  async probe(): Promise<void> {
+    if (!this.worker?.isRunning()) throw new Error('worker not running');
+    await this.redis?.ping();
   }
 
   onApplicationBootstrap(): void {
     const config = this.config;
-    const delays = parseDurationList(config.WEBHOOK_RETRY_DELAYS) as number[];
-    this.redis = redisConnection(config.REDIS_URL, 'worker');
+    const delays = config.retryDelays;
+    this.redis = connectRedis(config.REDIS_URL, 'queue-worker');
     this.worker = new Worker<DeliveryJob>(config.WEBHOOK_QUEUE, (job: Job<DeliveryJob>, token?: string) => this.processor.attempt(job, token), {
       connection: this.redis,
       concurrency: config.WEBHOOK_WORKER_CONCURRENCY,
@@ -39,7 +35,11 @@ export class DeliveryWorker implements OnModuleInit, OnApplicationBootstrap, Bef
       stalledInterval: config.WEBHOOK_STALLED_CHECK_MS,
       // A job whose worker died goes back to the queue; only a job that keeps killing workers is given up.
       maxStalledCount: 5,
-      settings: { backoffStrategy: (attemptsMade: number) => retryDelay(delays, attemptsMade) },
+      settings: {
+        // Counted over the series, so a job queued again after a Redis loss keeps the schedule where it was.
+        backoffStrategy: (attemptsMade: number, _type?: string, _error?: Error, job?: MinimalJob<DeliveryJob>) =>
+          retryDelay(delays, (job?.data.attemptsBefore ?? 0) + attemptsMade),
+      },
     });
     this.worker.on('error', (error) => this.logger.error({ err: error }, 'delivery worker error'));
     this.logger.log({ queue: config.WEBHOOK_QUEUE, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, delays }, 'delivery worker started');

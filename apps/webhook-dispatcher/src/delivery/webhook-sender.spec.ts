@@ -1,6 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { verifyWebhookSignature } from '@contracts';
+import { Webhook } from 'standardwebhooks';
 import { TargetResolver } from '../targets/target-resolver';
 import { PinnedAgents } from './pinned-agents';
 import { RESPONSE_BODY_LIMIT, WebhookSender } from './webhook-sender';
@@ -45,11 +46,12 @@ afterAll(() => agents.close());
 
 /** `hooks.example.test` resolves, through a lookup the test controls, to the loopback receiver. */
 const permissive = new WebhookSender(new TargetResolver(true, async () => [{ address: '127.0.0.1', family: 4 }]), agents);
-const secret = 'whsec_unit-test-secret';
+const secret = 'whsec_5Y0n0F0pWc1H1aVqvF2Qm5b8Jx3YdK7uTqS9rL1nX0E=';
+const previous = 'whsec_K2h0cG8vL3dlYmhvb2tzLnRlc3QvcHJldmlvdXMtc2VjcmV0IQ==';
 const body = JSON.stringify({ id: 'b9d7f1e4-3c2a-4c7e-9f51-0a2b3c4d5e6f', event: 'row.created', data: { name: 'Zoë' } });
 const request = (path: string, extra: Partial<Parameters<WebhookSender['send']>[0]> = {}) => ({
   url: `http://hooks.example.test:${port}${path}`,
-  secret,
+  secrets: [secret],
   body,
   eventType: 'row.created',
   eventId: 'b9d7f1e4-3c2a-4c7e-9f51-0a2b3c4d5e6f',
@@ -78,6 +80,21 @@ describe('WebhookSender', () => {
     const timestamp = Number(hit.headers['x-webhook-timestamp']);
     expect(timestamp).toBeGreaterThanOrEqual(before);
     expect(timestamp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(hit.headers['webhook-id']).toBe('b9d7f1e4-3c2a-4c7e-9f51-0a2b3c4d5e6f');
+    expect(hit.headers['webhook-timestamp']).toBe(hit.headers['x-webhook-timestamp']);
+    expect(hit.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(new Webhook(secret).verify(hit.body.toString('utf8'), hit.headers as Record<string, string>)).toEqual(JSON.parse(body));
+  });
+
+  it('signs with every secret given, the first also in X-Webhook-Signature', async () => {
+    await permissive.send(request('/rotating', { secrets: [secret, previous] }));
+    const [hit] = received;
+    const headers = hit.headers as Record<string, string>;
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(secret).verify(hit.body.toString('utf8'), headers)).toBeTruthy();
+    expect(new Webhook(previous).verify(hit.body.toString('utf8'), headers)).toBeTruthy();
+    expect(verifyWebhookSignature(secret, hit.body, headers['x-webhook-signature'])).toBe(true);
+    expect(verifyWebhookSignature(previous, hit.body, headers['x-webhook-signature'])).toBe(false);
   });
 
   it('gives every attempt its own delivery id', async () => {
@@ -129,7 +146,8 @@ describe('WebhookSender', () => {
     const strict = new WebhookSender(new TargetResolver(false, async () => [{ address: '127.0.0.1', family: 4 }]), agents);
     const outcome = await strict.send(request('/hook'));
     expect(outcome).toMatchObject({ statusCode: 0, success: false });
-    expect(outcome.errorMessage).toMatch(/^Target refused: hooks\.example\.test resolves to a loopback address/);
+    expect(outcome.errorMessage).toMatch(/^Target refused: hooks\.example\.test is not an allowed target/);
+    expect(outcome.errorMessage).not.toContain('127.0.0.1');
     const literal = await strict.send(request('/hook', { url: `http://[::1]:${port}/hook` }));
     expect(literal.errorMessage).toMatch(/^Target refused: ::1 is a loopback address/);
     expect(received).toHaveLength(0);

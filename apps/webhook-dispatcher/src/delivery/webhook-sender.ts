@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { signWebhookBody } from '@contracts';
+import { signStandardWebhook, signWebhookBody, WEBHOOK_HEADERS } from '@contracts';
 import { request } from 'undici';
 import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
 import { PinnedAgents } from './pinned-agents';
@@ -9,7 +9,8 @@ export const RESPONSE_BODY_LIMIT = 4096;
 
 export interface WebhookRequest {
   url: string;
-  secret: string;
+  /** The secrets that sign: the current one first, then one being rotated out, if any. */
+  secrets: readonly string[];
   /** The exact bytes that are signed and sent. */
   body: string;
   eventType: string;
@@ -27,6 +28,8 @@ export interface WebhookOutcome {
   durationMs: number;
   success: boolean;
   errorMessage?: string;
+  /** The receiver did not answer within the deadline. */
+  timedOut: boolean;
   responseBody: string;
 }
 
@@ -40,6 +43,7 @@ export class WebhookSender {
   async send(webhook: WebhookRequest): Promise<WebhookOutcome> {
     const deliveryId = randomUUID();
     const startedAt = new Date();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
     const started = performance.now();
     const signal = AbortSignal.timeout(webhook.timeoutMs);
     const elapsed = () => Math.round(performance.now() - started);
@@ -55,11 +59,14 @@ export class WebhookSender {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'org-data-platform-webhooks/1',
-          'x-webhook-signature': signWebhookBody(webhook.secret, webhook.body),
-          'x-webhook-event': webhook.eventType,
-          'x-webhook-id': webhook.eventId,
-          'x-webhook-delivery': deliveryId,
-          'x-webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+          [WEBHOOK_HEADERS.signature]: signWebhookBody(webhook.secrets[0], webhook.body),
+          [WEBHOOK_HEADERS.event]: webhook.eventType,
+          [WEBHOOK_HEADERS.eventId]: webhook.eventId,
+          [WEBHOOK_HEADERS.delivery]: deliveryId,
+          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+          [WEBHOOK_HEADERS.standardId]: webhook.eventId,
+          [WEBHOOK_HEADERS.standardTimestamp]: String(timestamp),
+          [WEBHOOK_HEADERS.standardSignature]: signStandardWebhook(webhook.secrets, webhook.eventId, timestamp, webhook.body),
         },
         body: webhook.body,
       });
@@ -72,11 +79,13 @@ export class WebhookSender {
         statusCode,
         durationMs: elapsed(),
         success,
+        timedOut: false,
         responseBody,
         ...(success ? {} : { errorMessage: describeStatus(statusCode) }),
       };
     } catch (error) {
-      return { deliveryId, startedAt, statusCode, durationMs: elapsed(), success: false, responseBody: '', errorMessage: describeError(error, signal, webhook.timeoutMs) };
+      const errorMessage = describeError(error, signal, webhook.timeoutMs);
+      return { deliveryId, startedAt, statusCode, durationMs: elapsed(), success: false, timedOut: signal.aborted, responseBody: '', errorMessage };
     }
   }
 }

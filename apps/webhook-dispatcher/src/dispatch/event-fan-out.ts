@@ -1,11 +1,13 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
 import { NATS_CONNECTION } from '@platform/service';
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, NatsConnection, nanos } from 'nats';
+import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
 import { deliveryJob } from '../delivery/delivery-job';
 import { eventsConsumed, jobsEnqueued } from '../delivery/delivery-metrics';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
+import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
+import { tableIdOf } from '../event-store/event-tables';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { parseEvent } from './event-envelope';
 
@@ -14,29 +16,33 @@ const ACK_WAIT_MS = 60_000;
 const RETRY_AFTER_FAILURE_MS = 1_000;
 
 /**
- * The durable JetStream consumer: reads events, adds one delivery job per matching active webhook, and
- * acks only once the jobs are stored. Several processes share the durable consumer; the job id from event
- * and webhook drops the duplicate of a redelivered event. Messages that arrive while a batch is being
+ * The durable JetStream consumer: keeps every event in the event store with one delivery series per
+ * matching active webhook, adds a job per open series, and acks only once both are stored. Several
+ * processes share the durable consumer; an event handed over twice finds its series already there, and
+ * the series id as job id drops the second job. Messages that arrive while a batch is being
  * stored form the next batch, so the batch size follows the load.
  */
 @Injectable()
 export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventFanOut');
+  private jsm?: JetStreamManager;
   private messages?: ConsumerMessages;
   private reading?: Promise<void>;
+  private consuming = false;
   private pending: JsMsg[] = [];
   private flushing?: Promise<void>;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly webhooks: WebhooksRepository,
+    private readonly store: EventStoreRepository,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const durable = this.config.WEBHOOK_CONSUMER_NAME;
-    const jsm = await this.nc.jetstreamManager();
+    const jsm = (this.jsm = await this.nc.jetstreamManager());
     await jsm.consumers.info(EVENTS_STREAM, durable).catch(() =>
       jsm.consumers
         .add(EVENTS_STREAM, {
@@ -55,8 +61,15 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     );
     const consumer = await this.nc.jetstream().consumers.get(EVENTS_STREAM, durable);
     this.messages = await consumer.consume({ max_messages: 2 * MAX_BATCH });
+    this.consuming = true;
     this.reading = this.read(this.messages);
     this.logger.log({ durable }, 'event fan-out consuming');
+  }
+
+  /** Throws unless messages are being read from a durable consumer JetStream still knows. */
+  async probe(): Promise<void> {
+    if (!this.consuming || !this.jsm) throw new Error('not consuming');
+    await this.jsm.consumers.info(EVENTS_STREAM, this.config.WEBHOOK_CONSUMER_NAME);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -73,6 +86,8 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       }
     } catch (error) {
       this.logger.error({ err: error }, 'event consumer stopped');
+    } finally {
+      this.consuming = false;
     }
   }
 
@@ -107,13 +122,33 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     try {
       const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
       const subscriptions = await this.webhooks.activeSubscriptions(organizations);
-      const jobs = events.flatMap(({ parsed: { event, body } }) =>
-        subscriptions
-          .filter((webhook) => webhook.organization_id === event.organization_id && webhook.events.includes(event.event))
-          .map((webhook) =>
-            deliveryJob({ eventId: event.id, eventType: event.event, organizationId: event.organization_id, webhookId: webhook.id, body }),
-          ),
-      );
+      const stored = new Map<string, StoredEvent>();
+      for (const { parsed } of events) {
+        const { event, body } = parsed;
+        stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), body });
+      }
+      const pairs = new Map<string, { eventId: string; webhookId: string }>();
+      for (const event of stored.values()) {
+        for (const webhook of subscriptions) {
+          if (webhook.organization_id === event.organizationId && webhook.events.includes(event.eventType)) {
+            pairs.set(`${event.id}_${webhook.id}`, { eventId: event.id, webhookId: webhook.id });
+          }
+        }
+      }
+      const series = await this.store.storeFanOut([...stored.values()], [...pairs.values()]);
+      const jobs = series
+        .filter((open) => !open.finished)
+        .map((open) => {
+          const event = stored.get(open.event_id) as StoredEvent;
+          return deliveryJob({
+            seriesId: open.id,
+            eventId: event.id,
+            eventType: event.eventType,
+            organizationId: event.organizationId,
+            webhookId: open.webhook_id,
+            body: event.body,
+          });
+        });
       if (jobs.length > 0) await this.deliveryQueue.queue.addBulk(jobs);
       jobsEnqueued.inc(jobs.length);
       eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);

@@ -31,9 +31,10 @@ describe('SecretCipher', () => {
 });
 
 describe('webhook secrets', () => {
-  it('start with whsec_ and carry 32 random bytes', () => {
+  it('start with whsec_ and standard base64 of 32 random bytes', () => {
     const secret = generateWebhookSecret();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
     expect(generateWebhookSecret()).not.toBe(secret);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** A new signing secret: `whsec_` and 32 random bytes, base64url. */
+/** A new signing secret: `whsec_` and standard base64 (with padding) of 32 random bytes, as Standard Webhooks expects. */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }

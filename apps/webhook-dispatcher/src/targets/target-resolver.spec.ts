@@ -43,15 +43,18 @@ describe('TargetResolver', () => {
   });
 
   it.each([
-    ['loopback.example.test', /loopback address \(127\.0\.0\.1\)/],
-    ['metadata.example.test', /linkLocal address \(169\.254\.169\.254\)/],
-    ['private-v6.example.test', /uniqueLocal address \(fd00::5\)/],
-    ['mixed.example.test', /private address \(10\.0\.0\.8\)/],
-    ['mapped.example.test', /private address/],
-  ])('refuses %s, which resolves to a blocked address', async (host, reason) => {
-    const refusal = strict().resolve(new URL(`http://${host}/`));
-    await expect(refusal).rejects.toBeInstanceOf(TargetRefusedError);
-    await expect(strict().resolve(new URL(`http://${host}/`))).rejects.toThrow(reason);
+    ['loopback.example.test', '127.0.0.1'],
+    ['metadata.example.test', '169.254.169.254'],
+    ['private-v6.example.test', 'fd00::5'],
+    ['mixed.example.test', '10.0.0.8'],
+    ['mapped.example.test', 'c0a8:114'],
+  ])('refuses %s, which resolves to a blocked address, without naming the address', async (host, address) => {
+    const refusal = await strict()
+      .resolve(new URL(`http://${host}/`))
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(TargetRefusedError);
+    expect((refusal as Error).message).toBe(`${host} is not an allowed target: webhooks reach only host names that resolve to public addresses`);
+    expect((refusal as Error).message).not.toContain(address);
   });
 
   it.each([
@@ -73,8 +76,10 @@ describe('TargetResolver', () => {
     await expect(resolver.resolve(new URL(url))).rejects.toBeInstanceOf(TargetRefusedError);
   });
 
-  it('refuses a name that does not resolve', async () => {
-    await expect(strict().resolve(new URL('http://missing.example.test/'))).rejects.toThrow(/could not be resolved/);
+  it('refuses a name that does not resolve with the same words as a blocked one', async () => {
+    await expect(strict().resolve(new URL('http://missing.example.test/'))).rejects.toThrow(
+      'missing.example.test is not an allowed target: webhooks reach only host names that resolve to public addresses',
+    );
   });
 
   it('allows private targets when told to, still connecting to the resolved address', async () => {

@@ -4,7 +4,11 @@ import { HostLookup, ResolvedAddress, systemLookup } from './host-lookup';
 
 export type { HostLookup, ResolvedAddress } from './host-lookup';
 
-/** A target the service will not call; the message is safe to show to the webhook's owner. */
+/**
+ * A target the service will not call. The message is safe to show to the webhook's owner: it never names
+ * what a host name resolved to, and a name that resolves to a blocked address reads exactly like one that
+ * does not resolve, so webhook creation cannot be used to map internal host names.
+ */
 export class TargetRefusedError extends Error {
   constructor(message: string) {
     super(message);
@@ -33,21 +37,19 @@ export class TargetResolver {
     if (!this.allowPrivate) {
       for (const { address } of addresses) {
         const reason = blockedAddressReason(address);
-        if (reason) throw new TargetRefusedError(literal ? `${host} is a ${reason}` : `${host} resolves to a ${reason} (${address})`);
+        if (reason) throw literal ? new TargetRefusedError(`${host} is a ${reason}, which webhooks may not target`) : notAllowed(host);
       }
     }
     return addresses[0];
   }
 
   private async lookupAll(host: string): Promise<ResolvedAddress[]> {
-    let addresses: ResolvedAddress[];
-    try {
-      addresses = await this.lookup(host);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      throw new TargetRefusedError(`${host} could not be resolved${code ? ` (${code})` : ''}`);
-    }
-    if (addresses.length === 0) throw new TargetRefusedError(`${host} could not be resolved`);
+    const addresses = await this.lookup(host).catch(() => []);
+    if (addresses.length === 0) throw notAllowed(host);
     return addresses;
   }
+}
+
+function notAllowed(host: string): TargetRefusedError {
+  return new TargetRefusedError(`${host} is not an allowed target: webhooks reach only host names that resolve to public addresses`);
 }

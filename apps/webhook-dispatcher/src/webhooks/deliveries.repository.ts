@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database, isPgError, PgErrorCode } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
 
 export interface DeliveryRecord {
@@ -14,6 +14,10 @@ export interface DeliveryRecord {
   success: boolean;
   errorMessage?: string;
   createdAt: Date;
+  /** The series this attempt belongs to; none for a test send. */
+  seriesId?: string;
+  /** When the next attempt of the series is due; none when this one ended it. */
+  nextRetryAt?: Date;
 }
 
 export interface DeliveryRow {
@@ -25,29 +29,47 @@ export interface DeliveryRow {
   duration_ms: number;
   success: boolean;
   error_message: string | null;
+  next_retry_at: Date | null;
   created_at: Date;
 }
 
-const FOREIGN_KEY_VIOLATION = '23503';
+export interface DeliveryFilter {
+  success?: boolean;
+  eventType?: string;
+}
 
 /** One row per attempt. */
 @Injectable()
 export class DeliveriesRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   /**
    * Records attempts that finish together in one statement. Answers false for an attempt whose webhook
    * was deleted meanwhile (its deliveries went with it).
    */
   private readonly recorder = new MicroBatcher<DeliveryRecord, boolean>(async (deliveries) => {
-    const rows: Array<{ id: string }> = await this.db.query(
-      `INSERT INTO webhooks.deliveries
-         (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at)
-       SELECT d.* FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::smallint[], $7::smallint[],
-                              $8::int[], $9::boolean[], $10::text[], $11::timestamptz[])
-         AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at)
-       WHERE EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.id = d.webhook_id)
-       RETURNING id`,
+    // The attempt and its series' progress in one statement: the series owes nothing more once an attempt
+    // schedules no retry, and is otherwise due again when the retry is.
+    const { rows } = await this.db.query<{ id: string }>(
+      `WITH d AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::smallint[], $7::smallint[],
+                              $8::int[], $9::boolean[], $10::text[], $11::timestamptz[], $12::uuid[], $13::timestamptz[])
+           AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
+                series_id, next_retry_at)
+       ), recorded AS (
+         INSERT INTO webhooks.deliveries
+           (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
+            series_id, next_retry_at)
+         SELECT d.id, d.webhook_id, d.organization_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.success,
+                d.error_message, d.created_at, d.series_id, d.next_retry_at
+         FROM d WHERE EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.id = d.webhook_id)
+         RETURNING id, series_id, attempt, next_retry_at
+       ), progressed AS (
+         UPDATE webhooks.delivery_series s
+         SET attempts = r.attempt, due_at = COALESCE(r.next_retry_at, s.due_at), finished_at = CASE WHEN r.next_retry_at IS NULL THEN now() END
+         FROM recorded r WHERE s.id = r.series_id
+       )
+       SELECT id FROM recorded`,
       [
         deliveries.map((d) => d.id),
         deliveries.map((d) => d.webhookId),
@@ -60,6 +82,8 @@ export class DeliveriesRepository {
         deliveries.map((d) => d.success),
         deliveries.map((d) => d.errorMessage ?? null),
         deliveries.map((d) => d.createdAt),
+        deliveries.map((d) => d.seriesId ?? null),
+        deliveries.map((d) => d.nextRetryAt ?? null),
       ],
     );
     const inserted = new Set(rows.map((row) => row.id));
@@ -71,24 +95,41 @@ export class DeliveriesRepository {
       return await this.recorder.add(delivery);
     } catch (error) {
       // A webhook deleted between the check and the insert: record this attempt alone, or learn it is gone.
-      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      if (!isPgError(error, PgErrorCode.ForeignKeyViolation)) throw error;
       return this.recorder.add(delivery);
     }
   }
 
-  async page(organizationId: string, webhookId: string, limit: number, offset: number): Promise<{ rows: DeliveryRow[]; total: number }> {
-    const [rows, [count]] = await Promise.all([
-      this.db.query(
-        `SELECT id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at
-         FROM webhooks.deliveries WHERE webhook_id = $1 AND organization_id = $2
-         ORDER BY created_at DESC, attempt DESC, id DESC LIMIT $3 OFFSET $4`,
-        [webhookId, organizationId, limit, offset],
+  async page(
+    organizationId: string,
+    webhookId: string,
+    filter: DeliveryFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: DeliveryRow[]; total: number }> {
+    const where = `webhook_id = $1 AND organization_id = $2 AND ($3::boolean IS NULL OR success = $3) AND ($4::text IS NULL OR event_type = $4)`;
+    const params = [webhookId, organizationId, filter.success ?? null, filter.eventType ?? null];
+    const [{ rows }, { rows: [count] }] = await Promise.all([
+      this.db.query<DeliveryRow>(
+        `SELECT id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, next_retry_at, created_at
+         FROM webhooks.deliveries WHERE ${where}
+         ORDER BY created_at DESC, attempt DESC, id DESC LIMIT $5 OFFSET $6`,
+        [...params, limit, offset],
       ),
-      this.db.query(`SELECT count(*)::int AS total FROM webhooks.deliveries WHERE webhook_id = $1 AND organization_id = $2`, [
-        webhookId,
-        organizationId,
-      ]),
+      this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM webhooks.deliveries WHERE ${where}`, params),
     ]);
     return { rows, total: count.total };
+  }
+
+  /** One attempt of this webhook, with the event it carried. */
+  async findOwned(organizationId: string, webhookId: string, deliveryId: string): Promise<{ event_id: string } | undefined> {
+    const {
+      rows: [row],
+    } = await this.db.query<{ event_id: string }>(`SELECT event_id FROM webhooks.deliveries WHERE id = $1 AND webhook_id = $2 AND organization_id = $3`, [
+      deliveryId,
+      webhookId,
+      organizationId,
+    ]);
+    return row;
   }
 }

@@ -15,6 +15,9 @@ export interface WebhookRecord {
 
 export interface SealedWebhookRecord extends WebhookRecord {
   secret_ciphertext: Buffer;
+  /** The secret the last rotation replaced; it signs too until its expiry. */
+  previous_secret_ciphertext: Buffer | null;
+  previous_secret_expires_at: Date | null;
 }
 
 export function statusOf(webhook: Pick<WebhookRecord, 'active' | 'failed_at'>): WebhookStatus {

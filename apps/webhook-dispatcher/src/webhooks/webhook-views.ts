@@ -42,6 +42,7 @@ export function deliveryView(row: DeliveryRow): WebhookDeliveryView {
     duration_ms: row.duration_ms,
     success: row.success,
     ...(row.error_message === null ? {} : { error_message: row.error_message }),
+    next_retry_at: row.next_retry_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
   };
 }

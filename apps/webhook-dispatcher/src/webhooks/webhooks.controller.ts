@@ -1,9 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
 import {
   CreateWebhookBody,
+  OrgContext,
   PageQuery,
-  ServiceRequest,
+  RecoverParams,
+  RedeliverParams,
+  RotateSecretParams,
   ServiceResult,
   TestWebhookParams,
   UpdateWebhookParams,
@@ -11,41 +14,65 @@ import {
   WebhookIdParams,
   WebhooksPatterns,
 } from '@contracts';
-import { parseParams } from './request-params';
+import { Org, Params } from '@platform/messaging';
+import { RedeliveryService } from '../event-store/redelivery.service';
 import { WebhooksService } from './webhooks.service';
 
 /** Request-reply handlers of the webhooks context (queue group `webhooks`). */
 @Controller()
 export class WebhooksController {
-  constructor(private readonly webhooks: WebhooksService) {}
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly redelivery: RedeliveryService,
+  ) {}
 
   @MessagePattern(WebhooksPatterns.list)
-  async list(@Payload() request: ServiceRequest): Promise<ServiceResult> {
-    return this.webhooks.list(request.org.id, parseParams(PageQuery, request.params));
+  async list(@Org() org: OrgContext, @Params() params: PageQuery): Promise<ServiceResult> {
+    return this.webhooks.list(org.id, params);
+  }
+
+  @MessagePattern(WebhooksPatterns.get)
+  async get(@Org() org: OrgContext, @Params() params: WebhookIdParams): Promise<ServiceResult> {
+    return this.webhooks.get(org.id, params.webhookId);
   }
 
   @MessagePattern(WebhooksPatterns.create)
-  async create(@Payload() request: ServiceRequest): Promise<ServiceResult> {
-    return this.webhooks.create(request.org.id, parseParams(CreateWebhookBody, request.params));
+  async create(@Org() org: OrgContext, @Params() params: CreateWebhookBody): Promise<ServiceResult> {
+    return this.webhooks.create(org.id, params);
   }
 
   @MessagePattern(WebhooksPatterns.update)
-  async update(@Payload() request: ServiceRequest): Promise<ServiceResult> {
-    return this.webhooks.update(request.org.id, parseParams(UpdateWebhookParams, request.params));
+  async update(@Org() org: OrgContext, @Params() params: UpdateWebhookParams): Promise<ServiceResult> {
+    return this.webhooks.update(org.id, params);
   }
 
   @MessagePattern(WebhooksPatterns.remove)
-  async remove(@Payload() request: ServiceRequest): Promise<ServiceResult> {
-    return this.webhooks.remove(request.org.id, parseParams(WebhookIdParams, request.params).webhookId);
+  async remove(@Org() org: OrgContext, @Params() params: WebhookIdParams): Promise<ServiceResult> {
+    return this.webhooks.remove(org.id, params.webhookId);
   }
 
   @MessagePattern(WebhooksPatterns.deliveries)
-  async deliveries(@Payload() request: ServiceRequest): Promise<ServiceResult> {
-    return this.webhooks.deliveriesOf(request.org.id, parseParams(WebhookDeliveriesParams, request.params));
+  async deliveries(@Org() org: OrgContext, @Params() params: WebhookDeliveriesParams): Promise<ServiceResult> {
+    return this.webhooks.deliveriesOf(org.id, params);
+  }
+
+  @MessagePattern(WebhooksPatterns.rotateSecret)
+  async rotateSecret(@Org() org: OrgContext, @Params() params: RotateSecretParams): Promise<ServiceResult> {
+    return this.webhooks.rotateSecret(org.id, params);
+  }
+
+  @MessagePattern(WebhooksPatterns.redeliver)
+  async redeliver(@Org() org: OrgContext, @Params() params: RedeliverParams): Promise<ServiceResult> {
+    return this.redelivery.redeliver(org.id, params);
+  }
+
+  @MessagePattern(WebhooksPatterns.recover)
+  async recover(@Org() org: OrgContext, @Params() params: RecoverParams): Promise<ServiceResult> {
+    return this.redelivery.recover(org.id, params);
   }
 
   @MessagePattern(WebhooksPatterns.test)
-  async test(@Payload() request: ServiceRequest): Promise<ServiceResult> {
-    return this.webhooks.test(request.org.id, parseParams(TestWebhookParams, request.params));
+  async test(@Org() org: OrgContext, @Params() params: TestWebhookParams): Promise<ServiceResult> {
+    return this.webhooks.test(org.id, params);
   }
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Database } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
+import { DELIVERY_SERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 
 const COLUMNS = 'id, organization_id, name, url, events, active, failed_at, created_at, updated_at';
+const SEALED_COLUMNS = `${COLUMNS}, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
 
 export interface NewWebhook {
   id: string;
@@ -24,11 +26,13 @@ export interface WebhookChanges {
 /** The webhooks table. Every customer-facing query is scoped by organization. */
 @Injectable()
 export class WebhooksRepository {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: Database) {}
 
   async insert(webhook: NewWebhook): Promise<WebhookRecord> {
-    const [row] = await this.db.query(
-      `INSERT INTO webhooks.webhooks (id, organization_id, name, url, events, secret_ciphertext)
+    const {
+      rows: [row],
+    } = await this.db.query<WebhookRecord>(
+      `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, secret_ciphertext)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
       [webhook.id, webhook.organizationId, webhook.name, webhook.url, webhook.events, webhook.secretCiphertext],
     );
@@ -36,18 +40,20 @@ export class WebhooksRepository {
   }
 
   async page(organizationId: string, limit: number, offset: number): Promise<{ rows: WebhookRecord[]; total: number }> {
-    const [rows, [count]] = await Promise.all([
-      this.db.query(
-        `SELECT ${COLUMNS} FROM webhooks.webhooks WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+    const [{ rows }, { rows: [count] }] = await Promise.all([
+      this.db.query<WebhookRecord>(
+        `SELECT ${COLUMNS} FROM ${WEBHOOKS_TABLE} WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
         [organizationId, limit, offset],
       ),
-      this.db.query(`SELECT count(*)::int AS total FROM webhooks.webhooks WHERE organization_id = $1`, [organizationId]),
+      this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${WEBHOOKS_TABLE} WHERE organization_id = $1`, [organizationId]),
     ]);
     return { rows, total: count.total };
   }
 
   async findOwned(organizationId: string, id: string): Promise<SealedWebhookRecord | undefined> {
-    const [row] = await this.db.query(`SELECT ${COLUMNS}, secret_ciphertext FROM webhooks.webhooks WHERE id = $1 AND organization_id = $2`, [
+    const {
+      rows: [row],
+    } = await this.db.query<SealedWebhookRecord>(`SELECT ${SEALED_COLUMNS} FROM ${WEBHOOKS_TABLE} WHERE id = $1 AND organization_id = $2`, [
       id,
       organizationId,
     ]);
@@ -59,7 +65,7 @@ export class WebhooksRepository {
    * nothing; one query for the attempts starting together.
    */
   private readonly forDelivery = new MicroBatcher<string, SealedWebhookRecord | undefined>(async (ids) => {
-    const rows: SealedWebhookRecord[] = await this.db.query(`SELECT ${COLUMNS}, secret_ciphertext FROM webhooks.webhooks WHERE id = ANY($1::uuid[])`, [
+    const { rows } = await this.db.query<SealedWebhookRecord>(`SELECT ${SEALED_COLUMNS} FROM ${WEBHOOKS_TABLE} WHERE id = ANY($1::uuid[])`, [
       [...new Set(ids)],
     ]);
     const byId = new Map(rows.map((row) => [row.id, row]));
@@ -71,9 +77,10 @@ export class WebhooksRepository {
   }
 
   async update(organizationId: string, id: string, changes: WebhookChanges): Promise<WebhookRecord | undefined> {
-    // TypeORM answers an UPDATE or DELETE as [rows, affected].
-    const [[row]] = await this.db.query(
-      `UPDATE webhooks.webhooks SET
+    const {
+      rows: [row],
+    } = await this.db.query<WebhookRecord>(
+      `UPDATE ${WEBHOOKS_TABLE} SET
          name = COALESCE($3, name),
          url = COALESCE($4, url),
          events = COALESCE($5, events),
@@ -86,24 +93,52 @@ export class WebhooksRepository {
     return row;
   }
 
-  async delete(organizationId: string, id: string): Promise<boolean> {
-    const [, affected] = await this.db.query(`DELETE FROM webhooks.webhooks WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
-    return affected > 0;
+  /**
+   * Seals in a new secret and keeps the current one as the previous until `previousExpiresAt`, in one
+   * statement: two rotations at once leave the later one's secret current and the earlier one's previous.
+   */
+  async rotateSecret(organizationId: string, id: string, secretCiphertext: Buffer, previousExpiresAt: Date): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE ${WEBHOOKS_TABLE} SET
+         previous_secret_ciphertext = secret_ciphertext,
+         previous_secret_expires_at = $4,
+         secret_ciphertext = $3,
+         updated_at = now()
+       WHERE id = $1 AND organization_id = $2`,
+      [id, organizationId, secretCiphertext, previousExpiresAt],
+    );
+    return Boolean(rowCount);
+  }
+
+  /**
+   * Deletes the webhook (its series go with it) and answers the series that still owed attempts, whose
+   * ids are their jobs' ids; undefined when the organization has no such webhook. The select sees the
+   * series as they were before the delete cascaded.
+   */
+  async delete(organizationId: string, id: string): Promise<{ openSeriesIds: string[] } | undefined> {
+    const { rows } = await this.db.query<{ open_series_ids: string[] }>(
+      `WITH gone AS (DELETE FROM ${WEBHOOKS_TABLE} WHERE id = $1 AND organization_id = $2 RETURNING id)
+       SELECT ARRAY(SELECT s.id FROM ${DELIVERY_SERIES_TABLE} s WHERE s.webhook_id = gone.id AND s.finished_at IS NULL) AS open_series_ids FROM gone`,
+      [id, organizationId],
+    );
+    return rows[0] && { openSeriesIds: rows[0].open_series_ids };
   }
 
   /** Active webhooks of these organizations with the kinds they subscribe to: what the fan-out matches events against. */
   async activeSubscriptions(organizationIds: string[]): Promise<Array<{ id: string; organization_id: string; events: string[] }>> {
     if (organizationIds.length === 0) return [];
-    return this.db.query(`SELECT id, organization_id, events FROM webhooks.webhooks WHERE organization_id = ANY($1::uuid[]) AND active`, [
-      organizationIds,
-    ]);
+    const { rows } = await this.db.query<{ id: string; organization_id: string; events: string[] }>(
+      `SELECT id, organization_id, events FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
+      [organizationIds],
+    );
+    return rows;
   }
 
   async markFailed(id: string): Promise<void> {
-    await this.db.query(`UPDATE webhooks.webhooks SET failed_at = now() WHERE id = $1`, [id]);
+    await this.db.query(`UPDATE ${WEBHOOKS_TABLE} SET failed_at = now() WHERE id = $1`, [id]);
   }
 
   async markRecovered(id: string): Promise<void> {
-    await this.db.query(`UPDATE webhooks.webhooks SET failed_at = NULL WHERE id = $1 AND failed_at IS NOT NULL`, [id]);
+    await this.db.query(`UPDATE ${WEBHOOKS_TABLE} SET failed_at = NULL WHERE id = $1 AND failed_at IS NOT NULL`, [id]);
   }
 }

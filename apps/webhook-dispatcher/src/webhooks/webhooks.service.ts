@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   CreateWebhookBody,
+  DEFAULT_SECRET_OVERLAP_SECONDS,
   DomainEvent,
   PageQuery,
   pageOffset,
+  RotateSecretParams,
   ServiceResult,
   TestWebhookParams,
   UpdateWebhookParams,
@@ -12,6 +14,7 @@ import {
   WebhookCreatedView,
   WebhookDeliveriesParams,
   WebhookDeliveryView,
+  WebhookSecretRotatedView,
   WebhookTestEventData,
   WebhookTestResultView,
   WebhookUpdatedView,
@@ -22,6 +25,7 @@ import { DeliveryQueue } from '../delivery/delivery-queue';
 import { deliveryOutcomes } from '../delivery/delivery-metrics';
 import { WebhookSender } from '../delivery/webhook-sender';
 import { SecretCipher } from '../secrets/secret-cipher';
+import { signingSecrets } from '../secrets/signing-secrets';
 import { generateWebhookSecret } from '../secrets/webhook-secret';
 import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
 import { WebhooksApiConfig } from '../webhooks.config';
@@ -49,6 +53,12 @@ export class WebhooksService {
     return { data: rows.map(listView), pagination: { page: query.page, limit: query.limit, total } };
   }
 
+  async get(organizationId: string, webhookId: string): Promise<ServiceResult<WebhookView>> {
+    const webhook = await this.webhooks.findOwned(organizationId, webhookId);
+    if (!webhook) throw AppError.notFound('Webhook');
+    return { data: listView(webhook) };
+  }
+
   async create(organizationId: string, body: CreateWebhookBody): Promise<ServiceResult<WebhookCreatedView>> {
     await this.checkTarget(body.url);
     const id = randomUUID();
@@ -73,17 +83,29 @@ export class WebhooksService {
   }
 
   async remove(organizationId: string, webhookId: string): Promise<ServiceResult> {
-    if (!(await this.webhooks.delete(organizationId, webhookId))) throw AppError.notFound('Webhook');
-    // The worker re-reads the webhook before every attempt, so a retry this misses still sends nothing.
-    await this.queue.cancelPendingRetries(webhookId).catch((error: unknown) => {
+    const deleted = await this.webhooks.delete(organizationId, webhookId);
+    if (!deleted) throw AppError.notFound('Webhook');
+    // The worker re-reads the webhook before every attempt, so a job this cannot remove (one running now) still sends nothing more.
+    await this.queue.removeJobs(deleted.openSeriesIds).catch((error: unknown) => {
       this.logger.warn({ err: error, webhookId }, 'could not remove pending retries of a deleted webhook');
     });
     return { message: 'Webhook deleted' };
   }
 
+  /** A new current secret; the replaced one keeps signing beside it until the overlap ends. */
+  async rotateSecret(organizationId: string, params: RotateSecretParams): Promise<ServiceResult<WebhookSecretRotatedView>> {
+    const secret = generateWebhookSecret();
+    const overlapSeconds = params.expire_previous_in_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS;
+    const previousExpiresAt = new Date(Date.now() + overlapSeconds * 1000);
+    const sealed = this.cipher.encrypt(secret, params.webhookId);
+    if (!(await this.webhooks.rotateSecret(organizationId, params.webhookId, sealed, previousExpiresAt))) throw AppError.notFound('Webhook');
+    return { data: { id: params.webhookId, secret, previous_secret_expires_at: previousExpiresAt.toISOString() } };
+  }
+
   async deliveriesOf(organizationId: string, params: WebhookDeliveriesParams): Promise<ServiceResult<WebhookDeliveryView[]>> {
     if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
-    const { rows, total } = await this.deliveries.page(organizationId, params.webhookId, params.limit, pageOffset(params));
+    const filter = { success: params.success, eventType: params.event_type };
+    const { rows, total } = await this.deliveries.page(organizationId, params.webhookId, filter, params.limit, pageOffset(params));
     return { data: rows.map(deliveryView), pagination: { page: params.page, limit: params.limit, total } };
   }
 
@@ -101,7 +123,7 @@ export class WebhooksService {
     };
     const outcome = await this.sender.send({
       url: webhook.url,
-      secret: this.cipher.decrypt(webhook.secret_ciphertext, webhook.id),
+      secrets: signingSecrets(this.cipher, webhook),
       body: JSON.stringify(event),
       eventType: event.event,
       eventId: event.id,

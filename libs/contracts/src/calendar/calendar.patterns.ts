@@ -2,4 +2,5 @@
 export const CalendarPatterns = {
   replaceAvailability: 'calendar.availability.replace',
   getAvailability: 'calendar.availability.get',
+  availabilityWindows: 'calendar.availability.windows',
 } as const;

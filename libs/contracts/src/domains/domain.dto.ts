@@ -1,23 +1,22 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { PageQuery } from '../pagination';
 
 export class CreateDomainBody {
   @ApiProperty({ example: 'mail.example.com', description: 'Hostname with at least two labels, no trailing dot' })
   @IsString()
   @MinLength(1)
   @MaxLength(253)
-  domain: string;
+  domain!: string;
 }
 
-export interface DomainIdParams {
-  domainId: string;
+/** `params` of the messages about one domain (`domains.list` takes PageQuery, `domains.create` CreateDomainBody). */
+export class DomainIdParams {
+  @IsUUID()
+  domainId!: string;
 }
 
-export interface ListDomainsParams {
-  page: number;
-  limit: number;
-}
-
-export interface CreateDomainParams {
-  domain: string;
+export class ListEmailAddressesParams extends PageQuery {
+  @IsUUID()
+  domainId!: string;
 }

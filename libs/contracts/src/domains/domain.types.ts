@@ -1,43 +1,109 @@
-export type DomainStatus = 'pending' | 'active' | 'failed';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-export interface DnsRecord {
-  type: 'MX' | 'TXT' | 'CNAME';
-  name: string;
-  value: string;
+export const DOMAIN_STATUSES = ['pending', 'active', 'failed'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+const STATUS = { enum: DOMAIN_STATUSES, enumName: 'DomainStatus' } as const;
+
+/** A record the domain's owner configures at their DNS provider. */
+export class DnsRecord {
+  @ApiProperty({ enum: ['MX', 'TXT', 'CNAME'] })
+  type!: 'MX' | 'TXT' | 'CNAME';
+
+  @ApiProperty({ example: 'mail.example.com', description: 'fully qualified record name' })
+  name!: string;
+
+  @ApiProperty({ example: 'mx.mail.example.net' })
+  value!: string;
+
+  @ApiPropertyOptional({ type: 'integer', example: 10, description: 'MX only' })
   priority?: number;
 }
 
-export interface DomainView {
-  id: string;
-  domain: string;
-  status: DomainStatus;
-  type: string;
-  dns_configured: boolean;
-  mx_verified: boolean;
-  spf_verified: boolean;
-  dkim_verified: boolean;
-  verified_at: string | null;
-  created_at: string;
+export class DomainView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'mail.example.com' })
+  domain!: string;
+
+  @ApiProperty(STATUS)
+  status!: DomainStatus;
+
+  @ApiProperty({ enum: ['imported'] })
+  type!: string;
+
+  @ApiProperty({ description: 'true once any required record is seen' })
+  dns_configured!: boolean;
+
+  @ApiProperty()
+  mx_verified!: boolean;
+
+  @ApiProperty()
+  spf_verified!: boolean;
+
+  @ApiProperty()
+  dkim_verified!: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  verified_at!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when DNS was last looked at, by a verify or the background re-check; null before the first' })
+  last_checked_at!: string | null;
+
+  @ApiProperty({ type: [String], description: 'what the latest check found wrong, and a DMARC recommendation that never blocks `active`; [] before the first check' })
+  issues!: string[];
+
+  @ApiPropertyOptional({ type: [DnsRecord], description: 'in the answers to POST /domains and GET /domains/{domain_id}' })
   dns_records?: DnsRecord[];
 }
 
-export interface DomainVerification {
-  id: string;
-  domain: string;
-  status: DomainStatus;
-  dns_configured: boolean;
-  mx_verified: boolean;
-  spf_verified: boolean;
-  dkim_verified: boolean;
-  all_verified: boolean;
-  verified_at: string | null;
-  /** Present when something is unverified: what is wrong and what to do, in plain words. */
+/** The answer to `GET /domains/{domain_id}/verify`. */
+export class DomainVerification {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  domain!: string;
+
+  @ApiProperty(STATUS)
+  status!: DomainStatus;
+
+  @ApiProperty()
+  dns_configured!: boolean;
+
+  @ApiProperty()
+  mx_verified!: boolean;
+
+  @ApiProperty()
+  spf_verified!: boolean;
+
+  @ApiProperty()
+  dkim_verified!: boolean;
+
+  @ApiProperty()
+  all_verified!: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  verified_at!: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'present when something is unverified: what is wrong and what to do, in plain words' })
   issues?: string[];
 }
 
-export interface EmailAddressView {
-  id: string;
-  address: string;
-  is_primary: boolean;
-  created_at: string;
+export class EmailAddressView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'email', example: 'support@mail.example.com' })
+  address!: string;
+
+  @ApiProperty()
+  is_primary!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
 }

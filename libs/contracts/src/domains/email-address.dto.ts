@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
 
 /** RFC 5322 dot-atom: runs of atext separated by single dots, none leading or trailing. */
 export const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+(?:\.[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+)*$/;
@@ -9,7 +9,7 @@ export class CreateEmailAddressBody {
   @IsString()
   @Length(1, 64)
   @Matches(DOT_ATOM, { message: 'local_part must be a dot-atom (letters, digits, !#$%&\'*+-/=?^_`{|}~ and single inner dots)' })
-  local_part: string;
+  local_part!: string;
 
   @ApiPropertyOptional({ default: false, description: 'Makes this the domain\'s primary address; the previous primary is demoted' })
   @IsOptional()
@@ -17,14 +17,8 @@ export class CreateEmailAddressBody {
   is_primary?: boolean;
 }
 
-export interface ListEmailAddressesParams {
-  domainId: string;
-  page: number;
-  limit: number;
-}
-
-export interface CreateEmailAddressParams {
-  domainId: string;
-  local_part: string;
-  is_primary?: boolean;
+/** `params` of `domains.emails.create`. */
+export class CreateEmailAddressParams extends CreateEmailAddressBody {
+  @IsUUID()
+  domainId!: string;
 }

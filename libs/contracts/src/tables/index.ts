@@ -3,3 +3,5 @@ export * from './field-types';
 export * from './table.dto';
 export * from './row.dto';
 export * from './table.views';
+export * from './tables.messages';
+export * from './upload.dto';

@@ -14,9 +14,12 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { JsonData } from '../json-data';
 import { FIELD_TYPES, FieldType } from './field-types';
+import { FieldOptions } from './table.views';
 
-export const MAX_FIELDS_PER_TABLE = 100;
+/** Fields a table may hold (and so a create or update may name). */
+export const MAX_FIELDS_PER_TABLE = 200;
 export const MAX_NAME_LENGTH = 100;
 export const MAX_DESCRIPTION_LENGTH = 2_000;
 export const MAX_ICON_LENGTH = 100;
@@ -33,7 +36,7 @@ export class FieldDefinitionInput {
   @MaxLength(MAX_NAME_LENGTH)
   name!: string;
 
-  @ApiProperty({ enum: FIELD_TYPES })
+  @ApiProperty({ enum: FIELD_TYPES, enumName: 'FieldType' })
   @AsSent()
   @IsDefined()
   @IsIn(FIELD_TYPES as unknown as string[], { message: `$property must be one of ${FIELD_TYPES.join(', ')}` })
@@ -45,8 +48,8 @@ export class FieldDefinitionInput {
   @IsBoolean()
   is_required?: boolean;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'type-specific options' })
-  @AsSent()
+  @ApiPropertyOptional({ type: () => FieldOptions, description: 'type-specific options' })
+  @JsonData()
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
@@ -68,7 +71,7 @@ export class FieldChangeInput {
   @MaxLength(MAX_NAME_LENGTH)
   name?: string;
 
-  @ApiPropertyOptional({ enum: FIELD_TYPES, description: 'required when adding; cannot change' })
+  @ApiPropertyOptional({ enum: FIELD_TYPES, enumName: 'FieldType', description: 'required when adding; cannot change' })
   @AsSent()
   @IsOptional()
   @IsIn(FIELD_TYPES as unknown as string[], { message: `$property must be one of ${FIELD_TYPES.join(', ')}` })
@@ -80,8 +83,8 @@ export class FieldChangeInput {
   @IsBoolean()
   is_required?: boolean;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @AsSent()
+  @ApiPropertyOptional({ type: () => FieldOptions, description: 'type-specific options' })
+  @JsonData()
   @IsOptional()
   @IsObject()
   options?: Record<string, unknown>;
@@ -89,14 +92,14 @@ export class FieldChangeInput {
 
 /** A table's optional display attributes, the same on create and update. */
 class TableDisplayInput {
-  @ApiPropertyOptional({ maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
   @AsSent()
   @IsOptional()
   @IsString()
   @MaxLength(MAX_DESCRIPTION_LENGTH)
   description?: string | null;
 
-  @ApiPropertyOptional({ maxLength: MAX_ICON_LENGTH, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: MAX_ICON_LENGTH, nullable: true, description: 'an icon identifier' })
   @AsSent()
   @IsOptional()
   @IsString()

@@ -1,40 +1,123 @@
-import type { FieldType } from './field-types';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { FIELD_TYPES, FieldType } from './field-types';
 
-export interface FieldView {
-  id: string;
-  name: string;
-  slug: string;
-  field_type: FieldType;
-  is_required: boolean;
-  options: Record<string, unknown>;
-}
+/** Type-specific options of a field; each type takes only its own (the service refuses the others). */
+export class FieldOptions {
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 10, description: '`number` (values rounded half away from zero) and `currency` (default 2)' })
+  precision?: number;
 
-export interface TableListItem {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  icon: string | null;
-  row_count: number;
-  created_at: string;
-  updated_at: string;
+  @ApiPropertyOptional({ pattern: '^[A-Z]{3}$', example: 'EUR', description: '`currency`: an ISO 4217 code, default `USD`' })
+  currency?: string;
+
+  @ApiPropertyOptional({ type: [String], description: '`select` and `multi_select` (required there): distinct, non-empty' })
+  values?: string[];
+
+  @ApiPropertyOptional({ pattern: '^[A-Z]{2}$', example: 'DE', description: '`phone`: ISO 3166 alpha-2 country of numbers written without a country code' })
+  default_country?: string;
 }
 
-export interface TableDetail extends TableListItem {
-  fields: FieldView[];
+export class FieldView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Due date' })
+  name!: string;
+
+  @ApiProperty({ example: 'due_date', description: 'the key of this field in row data; never changes' })
+  slug!: string;
+
+  @ApiProperty({ enum: FIELD_TYPES, enumName: 'FieldType' })
+  field_type!: FieldType;
+
+  @ApiProperty()
+  is_required!: boolean;
+
+  @ApiProperty({ type: () => FieldOptions })
+  options!: FieldOptions;
 }
 
-export interface RowView {
-  id: string;
-  data: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
+export class TableListItem {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Customers' })
+  name!: string;
+
+  @ApiProperty({ example: 'customers', description: 'follows the name' })
+  slug!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  description!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'an icon identifier' })
+  icon!: string | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  row_count!: number;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
 }
 
-/** What each tables message carries in `params`. */
-export interface TableRef {
-  tableId: string;
+export class TableDetail extends TableListItem {
+  @ApiProperty({ type: [FieldView] })
+  fields!: FieldView[];
 }
-export interface RowRef extends TableRef {
-  rowId: string;
+
+/** A file or link in an `attachment` value. */
+export class AttachmentValue {
+  @ApiProperty({ example: 'https://files.example.com/contract.pdf' })
+  url!: string;
+
+  @ApiProperty({ example: 'contract.pdf' })
+  filename!: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  size?: number;
+
+  @ApiPropertyOptional({ example: 'application/pdf' })
+  mime_type?: string;
 }
+
+/**
+ * One value of row data, by field type: text-like types, `date` (`YYYY-MM-DD`), `datetime` (UTC `Z`),
+ * `select`, `email`, `url` and `phone` (E.164) are strings; `number` and `currency` numbers; `checkbox`
+ * a boolean; `multi_select` an array of strings; `attachment` an array of files; unset is null.
+ */
+export const ROW_VALUE_SCHEMA = {
+  anyOf: [
+    // OpenAPI 3.0 allows `nullable` only beside a `type`: null rides on the first alternative.
+    { type: 'string', nullable: true },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'array', items: { type: 'string' } },
+    { type: 'array', items: { $ref: getSchemaPath(AttachmentValue) } },
+  ],
+};
+
+/** Field values keyed by field slug. */
+export const ROW_DATA_SCHEMA = {
+  type: 'object',
+  additionalProperties: ROW_VALUE_SCHEMA,
+  example: { email: 'ada@example.com', amount: 12.5, tags: ['new'] },
+} as const;
+
+export class RowView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ ...ROW_DATA_SCHEMA, description: 'every field of the table, keyed by slug; unset values are null' })
+  data!: Record<string, unknown>;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+/** Models only reachable through a `$ref` in a schema literal; the document must list them itself. */
+export const TABLES_EXTRA_MODELS = [AttachmentValue];

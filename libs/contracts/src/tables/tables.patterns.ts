@@ -10,4 +10,8 @@ export const TablesPatterns = {
   createRow: 'tables.rows.create',
   updateRow: 'tables.rows.update',
   removeRow: 'tables.rows.remove',
+  createRows: 'tables.rows.batch.create',
+  updateRows: 'tables.rows.batch.update',
+  removeRows: 'tables.rows.batch.remove',
+  createUpload: 'tables.uploads.create',
 } as const;

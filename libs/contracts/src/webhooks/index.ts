@@ -4,3 +4,4 @@ export * from './webhook-headers';
 export * from './webhook-signature';
 export * from './webhook-url.validator';
 export * from './webhook.dto';
+export * from './webhook-payloads';

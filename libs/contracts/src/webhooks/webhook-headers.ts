@@ -8,4 +8,10 @@ export const WEBHOOK_HEADERS = {
   delivery: 'x-webhook-delivery',
   /** Unix time in seconds when the attempt was sent. */
   timestamp: 'x-webhook-timestamp',
+  /** Standard Webhooks: the event id, as `x-webhook-id`. */
+  standardId: 'webhook-id',
+  /** Standard Webhooks: Unix seconds of this attempt, as `x-webhook-timestamp`; part of what is signed. */
+  standardTimestamp: 'webhook-timestamp',
+  /** Standard Webhooks: `v1,<base64>` per signing secret, space-separated. */
+  standardSignature: 'webhook-signature',
 } as const;

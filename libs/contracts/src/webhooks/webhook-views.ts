@@ -1,3 +1,6 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EVENT_KINDS } from '../events';
+
 /** `active` and `disabled` follow the `active` flag; `failed` after a delivery exhausted its retries. */
 export const WEBHOOK_STATUSES = ['active', 'disabled', 'failed'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -5,59 +8,136 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 /** The event kind of the payload that `POST /webhooks/{id}/test` sends. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
-/** The answer to `POST /webhooks`: the only response that carries the secret. */
-export interface WebhookCreatedView {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  secret: string;
-  is_active: boolean;
-  created_at: string;
-}
+const EVENTS = { enum: EVENT_KINDS, enumName: 'EventKind', isArray: true, example: ['row.created'] } as const;
 
-/** A webhook in `GET /webhooks`. */
-export interface WebhookView {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  active: boolean;
-  status: WebhookStatus;
-  created_at: string;
-  updated_at: string;
+/** The answer to `POST /webhooks`: the only response that carries the secret. */
+export class WebhookCreatedView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Orders sync' })
+  name!: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://example.com/hooks/platform' })
+  url!: string;
+
+  @ApiProperty(EVENTS)
+  events!: string[];
+
+  @ApiProperty({ pattern: '^whsec_', description: 'the signing secret; shown in this answer only', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  secret!: string;
+
+  @ApiProperty()
+  is_active!: boolean;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
 }
 
 /** The answer to `PATCH /webhooks/{id}`. */
-export type WebhookUpdatedView = Omit<WebhookView, 'created_at'>;
+export class WebhookUpdatedView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty()
+  name!: string;
+
+  @ApiProperty({ format: 'uri' })
+  url!: string;
+
+  @ApiProperty(EVENTS)
+  events!: string[];
+
+  @ApiProperty({ description: 'false while disabled' })
+  active!: boolean;
+
+  @ApiProperty({ enum: WEBHOOK_STATUSES, enumName: 'WebhookStatus', description: '`failed` after a delivery exhausted its retries, until the next success' })
+  status!: WebhookStatus;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+/** A webhook in `GET /webhooks` and `GET /webhooks/{webhook_id}`: never with its secret. */
+export class WebhookView extends WebhookUpdatedView {
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+}
 
 /** One attempt to deliver one event to one webhook. */
-export interface WebhookDeliveryView {
-  id: string;
-  event_id: string;
-  event_type: string;
-  /** 1 for the initial attempt, up to 6 after five retries. */
-  attempt: number;
-  /** 0 when no response arrived (network error, timeout, refused target). */
-  status_code: number;
-  duration_ms: number;
-  success: boolean;
+export class WebhookDeliveryView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'the event id, the same on every attempt' })
+  event_id!: string;
+
+  @ApiProperty({ example: 'row.created', description: 'an event kind, or webhook.test' })
+  event_type!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 6, description: '1 for the initial attempt, up to 6 after five retries' })
+  attempt!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: '0 when no response arrived (network error, timeout, refused target)' })
+  status_code!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  duration_ms!: number;
+
+  @ApiProperty()
+  success!: boolean;
+
+  @ApiPropertyOptional({ description: 'on failures: what went wrong' })
   error_message?: string;
-  created_at: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the next attempt is scheduled; null when none is (it succeeded, or was the last)' })
+  next_retry_at!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
 }
 
 /** The answer to `POST /webhooks/{id}/test`. */
-export interface WebhookTestResultView {
-  status_code: number;
-  duration_ms: number;
-  /** The first 4 KiB of the receiver's answer. */
-  response_body: string;
+export class WebhookTestResultView {
+  @ApiProperty({ type: 'integer', minimum: 0, description: '0 when no response arrived' })
+  status_code!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  duration_ms!: number;
+
+  @ApiProperty({ description: "the first 4 KiB of the receiver's answer" })
+  response_body!: string;
+
+  @ApiPropertyOptional({ description: 'on failure: what went wrong' })
   error_message?: string;
 }
 
-/** The data of a `webhook.test` payload. */
-export interface WebhookTestEventData {
-  webhook_id: string;
-  test: true;
-  event_type?: string;
+/** The answer to `POST /webhooks/{id}/rotate-secret`: the only response that carries the new secret. */
+export class WebhookSecretRotatedView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ pattern: '^whsec_', description: 'the new signing secret; shown in this answer only' })
+  secret!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'until then the previous secret signs too (a second `webhook-signature` entry)' })
+  previous_secret_expires_at!: string;
+}
+
+/** The answer to `POST /webhooks/{id}/deliveries/{delivery_id}/redeliver`. */
+export class WebhookRedeliveryView {
+  @ApiProperty({ format: 'uuid' })
+  event_id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  webhook_id!: string;
+
+  @ApiProperty({ enum: ['queued'] })
+  status!: 'queued';
+}
+
+/** The answer to `POST /webhooks/{id}/recover`: how many stored events were queued again. */
+export class WebhookRecoveryView {
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  queued!: number;
 }

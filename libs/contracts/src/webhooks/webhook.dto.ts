@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, IsUUID, Length, Matches, ValidateIf } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { EVENT_KINDS } from '../events';
 import { PageQuery } from '../pagination';
 import { WEBHOOK_TEST_EVENT } from './webhook-views';
@@ -68,6 +69,25 @@ export class TestWebhookBody {
   event_type?: string;
 }
 
+/** The longest overlap a rotation may give the previous secret: a week. */
+export const MAX_SECRET_OVERLAP_SECONDS = 604_800;
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
+
+export class RotateSecretBody {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_SECRET_OVERLAP_SECONDS,
+    default: DEFAULT_SECRET_OVERLAP_SECONDS,
+    description: 'How long the previous secret keeps signing beside the new one; 0 retires it at once',
+  })
+  @unlessAbsent
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SECRET_OVERLAP_SECONDS)
+  expire_previous_in_seconds?: number;
+}
+
 /** The path id every per-webhook message carries. */
 export class WebhookIdParams {
   @IsUUID()
@@ -79,12 +99,63 @@ export class UpdateWebhookParams extends UpdateWebhookBody {
   webhookId!: string;
 }
 
-export class WebhookDeliveriesParams extends PageQuery {
+/** A query-string flag: exactly `true` or `false`; anything else is left as sent, for the validator to refuse. */
+const QueryFlag = () => Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
+
+/** `GET /webhooks/{id}/deliveries`: a page, optionally only successes or failures, or one event type. */
+export class DeliveriesQuery extends PageQuery {
+  @ApiPropertyOptional({ type: 'boolean', description: '`true` for successful attempts only, `false` for failed ones' })
+  @unlessAbsent
+  @QueryFlag()
+  @IsBoolean()
+  success?: boolean;
+
+  @ApiPropertyOptional({ enum: WEBHOOK_TEST_EVENT_TYPES })
+  @unlessAbsent
+  @IsIn(WEBHOOK_TEST_EVENT_TYPES)
+  event_type?: string;
+}
+
+export class WebhookDeliveriesParams extends DeliveriesQuery {
   @IsUUID()
   webhookId!: string;
 }
 
 export class TestWebhookParams extends TestWebhookBody {
+  @IsUUID()
+  webhookId!: string;
+}
+
+export class RotateSecretParams extends RotateSecretBody {
+  @IsUUID()
+  webhookId!: string;
+}
+
+export class RedeliverParams {
+  @IsUUID()
+  webhookId!: string;
+
+  @IsUUID()
+  deliveryId!: string;
+}
+
+/** An ISO 8601 timestamp with its date, time and offset (or `Z`), as every timestamp of the API. */
+const IsTimestamp = () => IsISO8601({ strict: true, strictSeparator: true }, { message: '$property must be an ISO 8601 timestamp' });
+
+export class RecoverBody {
+  @ApiProperty({ format: 'date-time', description: 'Start of the window (inclusive); within the event retention' })
+  @IsString()
+  @IsTimestamp()
+  since!: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'End of the window (exclusive); default now' })
+  @unlessAbsent
+  @IsString()
+  @IsTimestamp()
+  until?: string;
+}
+
+export class RecoverParams extends RecoverBody {
   @IsUUID()
   webhookId!: string;
 }

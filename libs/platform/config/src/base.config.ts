@@ -1,4 +1,4 @@
-import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, Max, Min } from 'class-validator';
 import { IsUrlWithScheme } from './validators';
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
@@ -45,6 +45,12 @@ export class ServiceConfig extends BaseConfig {
   @Min(1)
   @Max(200)
   DATABASE_POOL_SIZE = 10;
+
+  /** Fraction of the pool one organization's requests may hold at once; the rest stays free for the others. */
+  @IsNumber()
+  @Min(0.01)
+  @Max(1)
+  DATABASE_POOL_ORGANIZATION_SHARE = 0.5;
 }
 
 /** A service that also talks to Redis (the gateway's rate limit, the webhook queue). */

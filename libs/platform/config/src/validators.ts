@@ -1,4 +1,4 @@
-import { registerDecorator, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { parseDuration, parseDurationList } from './durations';
 
 function define(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
@@ -28,3 +28,18 @@ export const IsDuration = (options?: ValidationOptions) =>
 export const IsDurationList = (options?: ValidationOptions) =>
   define('isDurationList', (v) => typeof v === 'string' && parseDurationList(v) !== undefined, 'must be a comma list of durations like 1m,5m,30m', options);
 
+
+/**
+ * A development placeholder (a mail host of example.net, say) that a production deployment must
+ * replace with its own value: refused when NODE_ENV=production, like a missing secret.
+ */
+export const IsReplacedInProduction = (developmentDefault: string, options?: ValidationOptions) => (target: object, propertyName: string) =>
+  registerDecorator({
+    name: 'isReplacedInProduction',
+    target: target.constructor,
+    propertyName,
+    options: { message: `must be set when NODE_ENV=production (${developmentDefault} is a development placeholder)`, ...options },
+    validator: {
+      validate: (value: unknown, args: ValidationArguments) => (args.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || value !== developmentDefault,
+    },
+  });

@@ -1,15 +1,81 @@
+import { jsonDataProperties } from '@contracts';
 import { plainToInstance } from 'class-transformer';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validateSync } from 'class-validator';
 import { AppError } from './app-error';
-import { validationErrorFrom } from './validation-errors';
+import { joinPath, validationErrorFrom } from './validation-errors';
+
+type ContractClass = new () => object;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The contract class a property's objects become (its `@Type`), if any. */
+function nestedClass(type: ContractClass, property: string): ContractClass | undefined {
+  return defaultMetadataStorage.findTypeMetadata(type, property)?.typeFunction() as ContractClass | undefined;
+}
+
+/**
+ * class-transformer guesses the class of an untyped object from its `constructor`, converts with its
+ * `toString`/`valueOf`, and silently drops keys that name other Object members: JSON keys forge all of
+ * these (500s from inside the library, or unknown properties let through). No contract declares such a
+ * property, so outside free-form JSON one is an unknown property, named by its path.
+ */
+function objectMemberKeyPath(value: unknown, type: ContractClass | undefined, path: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = objectMemberKeyPath(value[i], type, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return undefined;
+  const free = type ? jsonDataProperties(type) : [];
+  for (const key in value) {
+    if (free.includes(key)) continue;
+    if (key in Object.prototype) return joinPath(path, key);
+    const found = objectMemberKeyPath(value[key], type && nestedClass(type, key), joinPath(path, key));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Puts the free-form JSON properties back exactly as sent, in the instance and its nested contract objects. */
+function restoreJsonData(instance: object, plain: Record<string, unknown>): void {
+  const target = instance as Record<string, unknown>;
+  const free = jsonDataProperties(instance.constructor as ContractClass);
+  for (const key of free) {
+    if (Object.hasOwn(plain, key)) target[key] = plain[key];
+  }
+  for (const key in target) {
+    if (free.includes(key)) continue;
+    const child = target[key];
+    const sent = plain[key];
+    if (Array.isArray(child) && Array.isArray(sent)) {
+      child.forEach((item, i) => isContractObject(item) && isPlainObject(sent[i]) && restoreJsonData(item, sent[i]));
+    } else if (isContractObject(child) && isPlainObject(sent)) {
+      restoreJsonData(child, sent);
+    }
+  }
+}
+
+/** An instance class-transformer built from a nested contract class (plain copies keep Object). */
+function isContractObject(value: unknown): value is object {
+  return isPlainObject(value) && typeof value.constructor === 'function' && value.constructor !== Object;
+}
 
 /**
  * Checks a JSON value against its contract class, refusing unknown properties by name; answers the
- * instance, or throws the VALIDATION_ERROR that names the first offending field.
+ * instance, or throws the VALIDATION_ERROR that names the first offending field. No shape of input
+ * makes it throw anything else.
  */
 export function validateInput<T extends object>(type: new () => T, value: unknown): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw AppError.validation('body', 'must be a JSON object');
+  if (!isPlainObject(value)) throw AppError.validation('body', 'must be a JSON object');
+  const memberKey = objectMemberKeyPath(value, type, '');
+  if (memberKey) throw AppError.validation(memberKey, 'is not a known property');
   const instance = plainToInstance(type, value, { exposeDefaultValues: true });
+  restoreJsonData(instance, value);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   if (errors.length > 0) throw validationErrorFrom(errors);
   return instance;

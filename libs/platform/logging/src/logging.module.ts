@@ -1,22 +1,13 @@
-import { DynamicModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { createLogger } from './logger';
 
-/** nestjs-pino wired to our JSON logger; probes and metrics scrapes are not logged. */
-export function loggingModule(app: string, level: string, options: { logRequests?: boolean } = {}): DynamicModule {
-  return LoggerModule.forRoot({
-    // Nest 11's wildcard syntax (the default '*' draws a deprecation warning at every start).
-    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-    pinoHttp: {
-      logger: createLogger(app, level),
-      autoLogging: options.logRequests
-        ? { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') }
-        : false,
-      quietReqLogger: true,
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-    },
-  });
+/**
+ * nestjs-pino wired to our JSON logger, as Nest's logger only. No request is logged on success, so no
+ * per-request middleware runs: pino-http's child logger for every request and the AsyncLocalStorage
+ * context around it (which turns on promise hooks for every promise of the process) cost more than the
+ * request id they would add; error logs name the request id themselves.
+ */
+export function loggingModule(app: string, level: string): DynamicModule {
+  return LoggerModule.forRoot({ forRoutes: [], pinoHttp: { logger: createLogger(app, level) } });
 }

@@ -6,12 +6,15 @@ import { catchError, map, Observable, of } from 'rxjs';
 /**
  * Every request-reply handler answers `{ok: true, ...result}` or `{ok: false, error}`. Domain failures
  * travel as their ErrorBody; anything unexpected is logged here and leaves as a bare INTERNAL_ERROR.
+ * The process's own HTTP routes (probes, `/metrics`) answer as they are: the interceptor is global, so
+ * it leaves every context but RPC alone.
  */
 @Injectable()
 export class ServiceReplyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('ServiceReply');
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<ServiceReply> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'rpc') return next.handle();
     return next.handle().pipe(
       map((result: ServiceResult | undefined): ServiceReply => ({ ok: true, ...(result ?? {}) })),
       catchError((error: unknown) => of(this.toReply(error, context))),

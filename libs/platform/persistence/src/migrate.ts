@@ -1,11 +1,8 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, SchemaOwner } from './data-source-options';
-
-function quoteIdent(name: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Unsafe identifier: ${name}`);
-  return `"${name}"`;
-}
+import { quoteIdent } from './identifiers';
+import { isPgError, PgErrorCode } from './pg-errors';
 
 /** Creates the database named in the URL when it does not exist yet. */
 export async function ensureDatabase(url: string): Promise<void> {
@@ -18,8 +15,9 @@ export async function ensureDatabase(url: string): Promise<void> {
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
-      await client.query(`CREATE DATABASE ${quoteIdent(name)}`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04' && error.code !== '23505') throw error; // created meanwhile by another process
+      await client.query(`CREATE DATABASE ${quoteIdent(name)}`).catch((error: unknown) => {
+        // Created meanwhile by another process.
+        if (!isPgError(error, PgErrorCode.DuplicateDatabase, PgErrorCode.UniqueViolation)) throw error;
       });
     }
   } finally {
@@ -33,7 +31,7 @@ export async function ensureDatabase(url: string): Promise<void> {
  */
 export async function migrateSchema(owner: SchemaOwner): Promise<string[]> {
   await ensureDatabase(owner.url);
-  const dataSource = new DataSource({ ...dataSourceOptions({ ...owner, poolSize: 3 }) });
+  const dataSource = new DataSource({ ...dataSourceOptions(owner) });
   await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   try {
@@ -47,5 +45,3 @@ export async function migrateSchema(owner: SchemaOwner): Promise<string[]> {
     await dataSource.destroy();
   }
 }
-
-export { quoteIdent };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@contracts';
 import { eventSubject } from '@contracts';
-import { quoteIdent } from './migrate';
+import type { Sql } from './database';
+import { quoteIdent } from './identifiers';
 
 /** DDL for a context's outbox; call it from that context's first migration. */
 export function outboxTableSql(schema: string): string[] {
@@ -17,21 +18,100 @@ export function outboxTableSql(schema: string): string[] {
   ];
 }
 
+/** The channel a context's outbox announces new events on; its relay LISTENs there. */
+export function outboxChannel(schema: string): string {
+  return `${schema}_outbox`;
+}
+
+/**
+ * DDL that makes every statement inserting into a context's outbox NOTIFY its channel at commit, so the
+ * relay publishes at once instead of at its next poll. Call it from a migration of that context.
+ */
+export function outboxWakeSql(schema: string): string[] {
+  const function_ = `${quoteIdent(schema)}.outbox_notify`;
+  return [
+    `CREATE OR REPLACE FUNCTION ${function_}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_notify('${outboxChannel(schema)}', ''); RETURN NULL; END $$`,
+    `DROP TRIGGER IF EXISTS outbox_notify ON ${quoteIdent(schema)}.outbox`,
+    `CREATE TRIGGER outbox_notify AFTER INSERT ON ${quoteIdent(schema)}.outbox FOR EACH STATEMENT EXECUTE FUNCTION ${function_}()`,
+  ];
+}
+
+/** Undoes outboxWakeSql. */
+export function dropOutboxWakeSql(schema: string): string[] {
+  return [`DROP TRIGGER IF EXISTS outbox_notify ON ${quoteIdent(schema)}.outbox`, `DROP FUNCTION IF EXISTS ${quoteIdent(schema)}.outbox_notify()`];
+}
+
 export function buildEvent<D>(organizationId: string, kind: string, data: D, at: Date = new Date()): DomainEvent<D> {
   return { id: randomUUID(), event: kind, timestamp: at.toISOString(), organization_id: organizationId, data };
 }
 
-interface Queryable {
-  query(sql: string, parameters?: unknown[]): Promise<unknown>;
+/** Adds a bind parameter to the statement being built and answers its placeholder (`$n`). */
+export type Bind = (value: unknown) => string;
+
+export interface OutboxEntry {
+  seq: string;
+  id: string;
+  subject: string;
+  /** The event's JSON exactly as written. */
+  payload: string;
 }
 
-/** Writes events to the outbox with the caller's connection, so they commit or roll back with the change. */
-export async function writeToOutbox(db: Queryable, schema: string, events: DomainEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const values: unknown[] = [];
-  const tuples = events.map((event, i) => {
-    values.push(event.id, eventSubject(event.organization_id, event.event), JSON.stringify(event));
-    return `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`;
-  });
-  await db.query(`INSERT INTO ${quoteIdent(schema)}.outbox (id, subject, payload) VALUES ${tuples.join(', ')}`, values);
+/**
+ * A context's outbox: every statement that writes, claims or measures it. Events are written with the
+ * caller's connection, so they commit or roll back with the change they describe.
+ */
+export class Outbox {
+  private readonly table: string;
+
+  constructor(readonly schema: string) {
+    this.table = `${quoteIdent(schema)}.outbox`;
+  }
+
+  async write(db: Sql, events: readonly DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const values: unknown[] = [];
+    const sql = this.insertStatement(events, (value) => `$${values.push(value)}`);
+    await db.query(sql, values);
+  }
+
+  /**
+   * The INSERT that writes `events`, for a caller building a larger statement. With `onlyIf` (the name
+   * of an earlier CTE) the events are written only when that CTE returned rows, so a change and its
+   * event can be one statement.
+   */
+  insertStatement(events: readonly DomainEvent[], bind: Bind, onlyIf?: string): string {
+    const tuples = events.map(
+      (event) => `(${bind(event.id)}::uuid, ${bind(eventSubject(event.organization_id, event.event))}, ${bind(JSON.stringify(event))}::json)`,
+    );
+    const condition = onlyIf ? ` WHERE EXISTS (SELECT 1 FROM ${onlyIf})` : '';
+    return `INSERT INTO ${this.table} (id, subject, payload) SELECT * FROM (VALUES ${tuples.join(', ')}) AS e(id, subject, payload)${condition}`;
+  }
+
+  /** The oldest waiting events, locked for this transaction; rows another relay holds are skipped. */
+  async claim(tx: Sql, limit: number): Promise<OutboxEntry[]> {
+    const { rows } = await tx.query<OutboxEntry>(
+      `SELECT seq, id, subject, payload::text AS payload FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows;
+  }
+
+  async remove(tx: Sql, entries: readonly OutboxEntry[]): Promise<void> {
+    await tx.query(`DELETE FROM ${this.table} WHERE seq = ANY($1::bigint[])`, [entries.map((entry) => entry.seq)]);
+  }
+
+  /** One cheap statement, so that an idle relay does not open a transaction on every poll. */
+  async hasPending(db: Sql): Promise<boolean> {
+    const { rowCount } = await db.query(`SELECT 1 FROM ${this.table} LIMIT 1`);
+    return Boolean(rowCount);
+  }
+
+  /** Seconds since the oldest event still waiting was written; 0 when the outbox is empty. */
+  async lagSeconds(db: Sql): Promise<number> {
+    const { rows } = await db.query<{ lag: number }>(
+      `SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS lag FROM ${this.table}`,
+    );
+    return Number(rows[0]?.lag ?? 0);
+  }
 }

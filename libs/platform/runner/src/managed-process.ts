@@ -21,7 +21,9 @@ export class ManagedProcess {
 
   constructor(readonly spec: ProcessSpec, options: LaunchOptions) {
     this.healthPort = options.healthPort ?? spec.healthPort;
-    this.child = spawn(process.execPath, ['--enable-source-maps', resolve(options.root, spec.entry)], {
+    // Run as the images run it: no --enable-source-maps, which parses every dependency's source map at
+    // load (about 20 MiB more RSS per process) to rewrite stack traces the compiled files explain anyway.
+    this.child = spawn(process.execPath, [resolve(options.root, spec.entry)], {
       cwd: options.root,
       env: { ...options.env, HEALTH_PORT: String(this.healthPort), SUPERVISOR_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /** Every long-running process of the system, by name, with its compiled entry file and default health port. */
-export const PROCESS_NAMES = ['gateway', 'tables', 'tables-relay', 'webhooks', 'webhooks-worker', 'domains', 'calendar'] as const;
+export const PROCESS_NAMES = ['gateway', 'tables', 'tables-relay', 'webhooks', 'webhooks-worker', 'domains', 'domains-relay', 'calendar'] as const;
 export type ProcessName = (typeof PROCESS_NAMES)[number];
 
 export interface ProcessSpec {
@@ -16,6 +16,7 @@ export const PROCESSES: readonly ProcessSpec[] = [
   { name: 'webhooks', entry: 'dist/apps/webhook-dispatcher/src/main.js', healthPort: 9103 },
   { name: 'webhooks-worker', entry: 'dist/apps/webhook-dispatcher/src/worker.main.js', healthPort: 9104 },
   { name: 'domains', entry: 'dist/apps/domains/src/main.js', healthPort: 9105 },
+  { name: 'domains-relay', entry: 'dist/apps/domains/src/relay.main.js', healthPort: 9107 },
   { name: 'calendar', entry: 'dist/apps/calendar/src/main.js', healthPort: 9106 },
 ];
 

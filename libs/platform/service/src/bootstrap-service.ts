@@ -1,13 +1,24 @@
-import { INestApplication, Type } from '@nestjs/common';
+import { NestApplicationOptions, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceConfig } from '@platform/config';
 import { createLogger } from '@platform/logging';
-import { natsClientOptions, ServiceReplyInterceptor } from '@platform/messaging';
+import { InputValidationPipe } from '@platform/errors';
+import { natsClientOptions, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
 import { Logger } from 'nestjs-pino';
-import { Readiness } from './readiness';
+import { HealthChecks } from './health/health-checks';
+import { ProbesModule } from './health/health.module';
 import { exitGracefully } from './shutdown';
+
+/** A process that serves an HTTP API of its own (the gateway). */
+export interface PublicHttp {
+  port: number;
+  adapter: FastifyAdapter;
+  options?: NestApplicationOptions;
+  /** Routes, hooks and documents on the application before it listens. */
+  configure(app: NestFastifyApplication): void | Promise<void>;
+}
 
 export interface ServiceBootstrap {
   /** The app's name in logs and in its NATS connection. */
@@ -16,21 +27,26 @@ export interface ServiceBootstrap {
   config: ServiceConfig;
   /** NATS queue group for request-reply handlers; omit for a process that only works in the background. */
   queue?: string;
+  http?: PublicHttp;
 }
 
 /**
- * Starts a service process: an HTTP server on HEALTH_PORT for probes and metrics, and, when a queue is
- * given, request-reply handlers on NATS in that queue group so replicas share the load.
+ * Starts a process of the system: its application (request-reply handlers on NATS in the queue group,
+ * so replicas share the load; an HTTP API when it has one), and beside it the health port's server
+ * for probes and metrics. SIGTERM turns the process not-ready, then closes both.
  */
-export async function bootstrapService(options: ServiceBootstrap): Promise<INestApplication> {
-  const { name, config } = options;
-  const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, new FastifyAdapter(), {
+export async function bootstrapService(options: ServiceBootstrap): Promise<void> {
+  const { name, config, http } = options;
+  const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, http?.adapter ?? new FastifyAdapter(), {
     bufferLogs: true,
+    ...http?.options,
   });
-  app.useLogger(app.get(Logger));
+  const logger = app.get(Logger);
+  app.useLogger(logger);
   if (options.queue) {
-    // Registered before the transport is connected: handlers bound afterwards would not see it.
-    app.useGlobalInterceptors(new ServiceReplyInterceptor());
+    // Registered before the transport is connected: handlers bound afterwards would not see them.
+    app.useGlobalInterceptors(new ServiceReplyInterceptor(), new RequestScopeInterceptor());
+    app.useGlobalPipes(new InputValidationPipe());
     app.connectMicroservice<MicroserviceOptions>(
       {
         transport: Transport.NATS,
@@ -40,9 +56,21 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<INest
     );
     await app.startAllMicroservices();
   }
-  await app.listen(config.HEALTH_PORT, '0.0.0.0');
-  const logger = createLogger(name, config.LOG_LEVEL);
-  exitGracefully(() => app.close(), logger, config.SHUTDOWN_TIMEOUT_MS, app.get(Readiness));
-  logger.info({ healthPort: config.HEALTH_PORT, queue: options.queue }, 'service started');
-  return app;
+  const health = app.get(HealthChecks);
+  const probes = await NestFactory.create<NestFastifyApplication>(ProbesModule.serving(health), new FastifyAdapter(), { bufferLogs: true });
+  probes.useLogger(logger);
+  await probes.listen(config.HEALTH_PORT, '0.0.0.0');
+  if (http) {
+    await http.configure(app);
+    await app.listen(http.port, '0.0.0.0');
+  } else {
+    await app.init();
+  }
+  const log = createLogger(name, config.LOG_LEVEL);
+  const close = async () => {
+    await app.close();
+    await probes.close();
+  };
+  exitGracefully(close, log, config.SHUTDOWN_TIMEOUT_MS, health);
+  log.info({ healthPort: config.HEALTH_PORT, queue: options.queue, port: http?.port }, 'service started');
 }

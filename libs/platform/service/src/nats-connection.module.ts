@@ -1,24 +1,29 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { HealthIndicatorService } from '@nestjs/terminus';
 import type { ServiceConfig } from '@platform/config';
 import { connectNats, ensureEventsStream } from '@platform/messaging';
 import type { NatsConnection } from 'nats';
-import { Readiness } from './readiness';
-import { SERVICE_CONFIG } from './service-core.module';
+import { DependencyIndicator } from './health/dependency.indicator';
+import { HealthChecks } from './health/health-checks';
+import { SERVICE_CONFIG } from './service-config';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
 @Injectable()
-class NatsConnectionLifecycle implements OnModuleInit, OnApplicationShutdown {
-  constructor(
-    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly readiness: Readiness,
-  ) {}
+export class NatsHealthIndicator extends DependencyIndicator implements OnApplicationShutdown {
+  protected readonly key = 'nats';
 
-  onModuleInit(): void {
-    this.readiness.register('nats', async () => {
-      if (this.nc.isClosed()) throw new Error('connection closed');
-      await this.nc.flush();
-    });
+  constructor(
+    indicators: HealthIndicatorService,
+    checks: HealthChecks,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+  ) {
+    super(indicators, checks);
+  }
+
+  protected async probe(): Promise<void> {
+    if (this.nc.isClosed()) throw new Error('connection closed');
+    await this.nc.flush();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -43,7 +48,7 @@ export class NatsConnectionModule {
             return nc;
           },
         },
-        NatsConnectionLifecycle,
+        NatsHealthIndicator,
       ],
       exports: [NATS_CONNECTION],
     };

@@ -1,8 +1,8 @@
 import { DynamicModule, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@platform/logging';
 import { OutboxRelay } from '@platform/messaging';
+import { Database, Outbox } from '@platform/persistence';
 import type { NatsConnection } from 'nats';
-import { DataSource } from 'typeorm';
 import { counter, gauge } from './metrics';
 import { NATS_CONNECTION } from './nats-connection.module';
 
@@ -23,7 +23,7 @@ class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown
   private lagTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: Database,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(OUTBOX_RELAY_OPTIONS) private readonly options: RelayModuleOptions,
   ) {}
@@ -31,7 +31,7 @@ class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown
   onApplicationBootstrap(): void {
     const { schema, app, idleMs } = this.options;
     const onPublished = (count: number) => outboxPublished.inc({ schema }, count);
-    this.relay = new OutboxRelay(this.dataSource, this.nc.jetstream(), createLogger(app), { schema, onPublished, idleMs });
+    this.relay = new OutboxRelay(this.database, new Outbox(schema), this.nc.jetstream(), createLogger(app), { onPublished, idleMs });
     this.relay.start();
     this.lagTimer = setInterval(() => {
       this.relay?.lagSeconds().then((lag) => outboxLag.set({ schema }, lag), () => undefined);

@@ -6,6 +6,7 @@ export * from './admin-cli';
 export * from './extra-process';
 export * from './eventually';
 export * from './private-nats';
+export * from './private-s3';
 export * from './event-reader';
 export * from './openapi-validate';
 export * from './test-dns';

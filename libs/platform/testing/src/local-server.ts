@@ -4,6 +4,10 @@ import { rmSync } from 'node:fs';
 /** A server a test runs on loopback (NATS, Redis): stopped and started again with its data, then destroyed. */
 export interface LocalServer {
   url: string;
+  /** Where it keeps its data across a stop and start (a test may empty it to start the server afresh). */
+  dataDir: string;
+  /** The running server's process id (a benchmark reads its CPU time); undefined while it is stopped. */
+  readonly pid: number | undefined;
   /** Starts it and waits until it answers. */
   start(): Promise<void>;
   /** SIGTERM, and waits for the exit; its data directory stays for the next start. */
@@ -42,6 +46,10 @@ export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServ
   await start();
   return {
     url: spec.url,
+    dataDir: spec.dataDir,
+    get pid() {
+      return server && server.exitCode === null && server.signalCode === null ? server.pid : undefined;
+    },
     start,
     stop,
     destroy: async () => {

@@ -13,7 +13,6 @@ interface OpenApiDocument {
   components?: object;
 }
 
-const API_PREFIX = '/v1';
 let document: OpenApiDocument | undefined;
 const validators = new Map<string, ValidateFunction>();
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
@@ -24,14 +23,17 @@ export function openApiDocument(): OpenApiDocument {
   return document;
 }
 
-/** The documented path template a concrete path (relative to /v1, query allowed) falls under. */
+/** The documented path template a concrete path (relative to /v1, as the document's paths are; query allowed) falls under. */
 export function openApiPathOf(path: string): string | undefined {
-  const concrete = API_PREFIX + path.split('?')[0];
-  const segments = concrete.split('/');
-  return Object.keys(openApiDocument().paths).find((template) => {
+  const segments = path.split('?')[0].split('/');
+  const isParameter = (part: string) => /^\{.+\}$/.test(part);
+  const matches = Object.keys(openApiDocument().paths).filter((template) => {
     const parts = template.split('/');
-    return parts.length === segments.length && parts.every((part, i) => /^\{.+\}$/.test(part) ? segments[i] !== '' : part === segments[i]);
+    return parts.length === segments.length && parts.every((part, i) => (isParameter(part) ? segments[i] !== '' : part === segments[i]));
   });
+  // A literal segment wins over a parameter: `/rows/batch` is not the row whose id is "batch".
+  const parameters = (template: string) => template.split('/').filter(isParameter).length;
+  return matches.sort((a, b) => parameters(a) - parameters(b))[0];
 }
 
 function validatorFor(template: string, method: string, status: number): ValidateFunction | string {

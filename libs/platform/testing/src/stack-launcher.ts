@@ -4,6 +4,7 @@ import { ensureDatabase } from '@platform/persistence';
 import { PROCESSES, runMigrations, Supervisor } from '@platform/runner';
 import { freePort } from './free-port';
 import { startPrivateNats } from './private-nats';
+import { startPrivateS3 } from './private-s3';
 import { testStackEnv } from './stack-env';
 import { REPO_ROOT, StackState } from './stack-state';
 import { dropAbandonedTestDatabases, dropTestDatabase, flushTestRedis } from './test-databases';
@@ -26,7 +27,9 @@ export async function launchTestStack(): Promise<LaunchedStack> {
   const logFile = resolve(dir, `stack-${process.pid}.log`);
   // A NATS of this run's own: several test runs on one machine never answer each other's requests.
   const nats = await startPrivateNats();
-  const env: Record<string, string> = { ...testStackEnv(process.env), PORT: String(await freePort()), NATS_URL: nats.url };
+  // Attachment files go to an S3-protocol server of this run's own.
+  const s3 = await startPrivateS3();
+  const env: Record<string, string> = { ...testStackEnv(process.env), ...s3.env, PORT: String(await freePort()), NATS_URL: nats.url };
 
   await dropAbandonedTestDatabases(env.DATABASE_URL);
   await flushTestRedis(env.REDIS_URL);
@@ -39,10 +42,11 @@ export async function launchTestStack(): Promise<LaunchedStack> {
   for (const spec of PROCESSES) healthPorts[spec.name] = await freePort();
   const started = PROCESSES.map((spec) => supervisor.start(spec, healthPorts[spec.name]));
   try {
-    await Promise.all(started.map((managed) => managed.waitReady(60_000)));
+    // A machine busy with other builds starts seven processes slowly: TEST_STACK_READY_MS waits longer.
+    await Promise.all(started.map((managed) => managed.waitReady(Number(process.env.TEST_STACK_READY_MS) || 60_000)));
   } catch (error) {
     await supervisor.stopAll(5_000);
-    await nats.destroy();
+    await Promise.all([nats.destroy(), s3.destroy()]);
     throw new Error(`${(error as Error).message}; see ${logFile}`);
   }
 
@@ -55,7 +59,7 @@ export async function launchTestStack(): Promise<LaunchedStack> {
     logFile,
     stop: async () => {
       await supervisor.stopAll(15_000);
-      await nats.destroy();
+      await Promise.all([nats.destroy(), s3.destroy()]);
       await dropTestDatabase(env.DATABASE_URL);
       log.end();
     },

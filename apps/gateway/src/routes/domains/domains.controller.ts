@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CreateDomainBody, DomainsPatterns, PageQuery } from '@contracts';
+import { CreateDomainBody, DomainVerification, DomainView, DomainsPatterns, PageQuery } from '@contracts';
 import { CallerOf, RequireScope } from '../../auth/require-scope';
 import { Caller, ServiceBus } from '../../bus/service-bus';
 import { ResourceIdPipe } from '../../http/resource-id.pipe';
+import { ApiData } from '../../openapi/api-data.decorator';
 import { DomainsPlanGuard } from './domains-plan.guard';
 
 @ApiTags('domains')
@@ -15,7 +16,8 @@ export class DomainsController {
 
   @Get()
   @RequireScope('domains:read')
-  @ApiOperation({ summary: 'List domains' })
+  @ApiOperation({ operationId: 'listDomains', summary: 'List domains' })
+  @ApiData(DomainView)
   list(@CallerOf() caller: Caller, @Query() query: PageQuery) {
     return this.bus.send(DomainsPatterns.list, caller, { page: query.page, limit: query.limit });
   }
@@ -23,32 +25,35 @@ export class DomainsController {
   @Post()
   @HttpCode(201)
   @RequireScope('domains:write')
-  @ApiOperation({ summary: 'Add a domain; the answer lists the DNS records to configure' })
+  @ApiOperation({ operationId: 'createDomain', summary: 'Add a domain; the answer lists the DNS records to configure' })
+  @ApiData(DomainView, 201)
   create(@CallerOf() caller: Caller, @Body() body: CreateDomainBody) {
     return this.bus.send(DomainsPatterns.create, caller, { domain: body.domain });
   }
 
-  @Get(':domainId')
+  @Get(':domain_id')
   @RequireScope('domains:read')
-  @ApiOperation({ summary: 'A domain with the DNS records to configure' })
-  @ApiParam({ name: 'domainId', format: 'uuid' })
-  get(@CallerOf() caller: Caller, @Param('domainId', ResourceIdPipe) domainId: string) {
+  @ApiOperation({ operationId: 'getDomain', summary: 'A domain with the DNS records to configure' })
+  @ApiData(DomainView)
+  @ApiParam({ name: 'domain_id', format: 'uuid' })
+  get(@CallerOf() caller: Caller, @Param('domain_id', ResourceIdPipe) domainId: string) {
     return this.bus.send(DomainsPatterns.get, caller, { domainId });
   }
 
-  @Get(':domainId/verify')
+  @Get(':domain_id/verify')
   @RequireScope('domains:read')
-  @ApiOperation({ summary: 'Check the DNS records live and move the status accordingly' })
-  @ApiParam({ name: 'domainId', format: 'uuid' })
-  verify(@CallerOf() caller: Caller, @Param('domainId', ResourceIdPipe) domainId: string) {
+  @ApiOperation({ operationId: 'verifyDomain', summary: 'Check the DNS records live and move the status accordingly' })
+  @ApiData(DomainVerification)
+  @ApiParam({ name: 'domain_id', format: 'uuid' })
+  verify(@CallerOf() caller: Caller, @Param('domain_id', ResourceIdPipe) domainId: string) {
     return this.bus.send(DomainsPatterns.verify, caller, { domainId });
   }
 
-  @Delete(':domainId')
+  @Delete(':domain_id')
   @RequireScope('domains:write')
-  @ApiOperation({ summary: 'Disconnect a domain and remove its email addresses' })
-  @ApiParam({ name: 'domainId', format: 'uuid' })
-  remove(@CallerOf() caller: Caller, @Param('domainId', ResourceIdPipe) domainId: string) {
+  @ApiOperation({ operationId: 'deleteDomain', summary: 'Disconnect a domain and remove its email addresses' })
+  @ApiParam({ name: 'domain_id', format: 'uuid' })
+  remove(@CallerOf() caller: Caller, @Param('domain_id', ResourceIdPipe) domainId: string) {
     return this.bus.send(DomainsPatterns.remove, caller, { domainId });
   }
 }

@@ -1,59 +1,92 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { RowBody, RowListQuery, TablesPatterns } from '@contracts';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { BatchCreateRowsBody, BatchDeleteRowsBody, BatchUpdateRowsBody, RowBody, RowListQuery, RowView, TablesPatterns } from '@contracts';
 import { CallerOf, RequireScope } from '../../auth/require-scope';
 import { Caller, ServiceBus } from '../../bus/service-bus';
 import { ResourceIdPipe } from '../../http/resource-id.pipe';
+import { ApiData, ApiDataList } from '../../openapi/api-data.decorator';
+import { envelopeOf } from '../../openapi/openapi-schemas';
 
 @ApiTags('rows')
 @ApiBearerAuth()
-@ApiParam({ name: 'tableId', format: 'uuid' })
-@Controller('tables/:tableId/rows')
+@ApiParam({ name: 'table_id', format: 'uuid' })
+@Controller('tables/:table_id/rows')
 export class RowsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Get()
   @RequireScope('tables:read')
-  @ApiOperation({ summary: 'List rows, filtered and sorted' })
-  list(@CallerOf() caller: Caller, @Param('tableId', ResourceIdPipe) tableId: string, @Query() query: RowListQuery) {
-    const { page, limit, sort, order, filter } = query;
-    return this.bus.send(TablesPatterns.listRows, caller, { tableId, page, limit, sort, order, filter });
+  @ApiOperation({ operationId: 'listRows', summary: 'List rows, filtered and sorted' })
+  @ApiData(RowView)
+  list(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Query() query: RowListQuery) {
+    const { page, limit, sort, order, filter, cursor } = query;
+    return this.bus.send(TablesPatterns.listRows, caller, { tableId, page, limit, sort, order, filter, cursor });
   }
 
-  @Get(':rowId')
+  // Static segments win over `:row_id` in the router, so `batch` never reaches the single-row routes.
+  @Post('batch')
+  @HttpCode(201)
+  @RequireScope('tables:write')
+  @ApiOperation({ operationId: 'createRows', summary: 'Create up to 100 rows, all or nothing' })
+  @ApiDataList(RowView, 201)
+  createBatch(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Body() body: BatchCreateRowsBody) {
+    return this.bus.send(TablesPatterns.createRows, caller, { tableId, rows: body.rows.map(({ data }) => ({ data })) });
+  }
+
+  @Patch('batch')
+  @RequireScope('tables:write')
+  @ApiOperation({ operationId: 'updateRows', summary: 'Merge values into up to 100 rows, all or nothing' })
+  @ApiDataList(RowView)
+  updateBatch(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Body() body: BatchUpdateRowsBody) {
+    return this.bus.send(TablesPatterns.updateRows, caller, { tableId, rows: body.rows.map(({ id, data }) => ({ id, data })) });
+  }
+
+  @Post('batch-delete')
+  @HttpCode(200)
+  @ApiResponse({ status: 200, schema: envelopeOf({ message: true }) })
+  @RequireScope('tables:write')
+  @ApiOperation({ operationId: 'deleteRows', summary: 'Delete up to 100 rows, all or nothing' })
+  removeBatch(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Body() body: BatchDeleteRowsBody) {
+    return this.bus.send(TablesPatterns.removeRows, caller, { tableId, ids: body.ids });
+  }
+
+  @Get(':row_id')
   @RequireScope('tables:read')
-  @ApiOperation({ summary: 'One row' })
-  @ApiParam({ name: 'rowId', format: 'uuid' })
-  get(@CallerOf() caller: Caller, @Param('tableId', ResourceIdPipe) tableId: string, @Param('rowId', ResourceIdPipe) rowId: string) {
+  @ApiOperation({ operationId: 'getRow', summary: 'One row' })
+  @ApiData(RowView)
+  @ApiParam({ name: 'row_id', format: 'uuid' })
+  get(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Param('row_id', ResourceIdPipe) rowId: string) {
     return this.bus.send(TablesPatterns.getRow, caller, { tableId, rowId });
   }
 
   @Post()
   @HttpCode(201)
   @RequireScope('tables:write')
-  @ApiOperation({ summary: 'Create a row' })
-  create(@CallerOf() caller: Caller, @Param('tableId', ResourceIdPipe) tableId: string, @Body() body: RowBody) {
+  @ApiOperation({ operationId: 'createRow', summary: 'Create a row' })
+  @ApiData(RowView, 201)
+  create(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Body() body: RowBody) {
     return this.bus.send(TablesPatterns.createRow, caller, { tableId, data: body.data });
   }
 
-  @Patch(':rowId')
+  @Patch(':row_id')
   @RequireScope('tables:write')
-  @ApiOperation({ summary: 'Merge values into a row' })
-  @ApiParam({ name: 'rowId', format: 'uuid' })
+  @ApiOperation({ operationId: 'updateRow', summary: 'Merge values into a row' })
+  @ApiData(RowView)
+  @ApiParam({ name: 'row_id', format: 'uuid' })
   update(
     @CallerOf() caller: Caller,
-    @Param('tableId', ResourceIdPipe) tableId: string,
-    @Param('rowId', ResourceIdPipe) rowId: string,
+    @Param('table_id', ResourceIdPipe) tableId: string,
+    @Param('row_id', ResourceIdPipe) rowId: string,
     @Body() body: RowBody,
   ) {
     return this.bus.send(TablesPatterns.updateRow, caller, { tableId, rowId, data: body.data });
   }
 
-  @Delete(':rowId')
+  @Delete(':row_id')
   @RequireScope('tables:write')
-  @ApiOperation({ summary: 'Delete a row' })
-  @ApiParam({ name: 'rowId', format: 'uuid' })
-  remove(@CallerOf() caller: Caller, @Param('tableId', ResourceIdPipe) tableId: string, @Param('rowId', ResourceIdPipe) rowId: string) {
+  @ApiOperation({ operationId: 'deleteRow', summary: 'Delete a row' })
+  @ApiParam({ name: 'row_id', format: 'uuid' })
+  remove(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Param('row_id', ResourceIdPipe) rowId: string) {
     return this.bus.send(TablesPatterns.removeRow, caller, { tableId, rowId });
   }
 }

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { RowsController } from './rows.controller';
 import { TablesController } from './tables.controller';
+import { UploadsController } from './uploads.controller';
 
 /** HTTP routes of the tables context, forwarded to its service over NATS. */
-@Module({ controllers: [TablesController, RowsController] })
+@Module({ controllers: [TablesController, RowsController, UploadsController] })
 export class TablesRoutesModule {}

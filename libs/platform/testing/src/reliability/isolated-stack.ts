@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../stack-state';
 import { PrivatePostgres, startPrivatePostgres } from './private-postgres';
 import { PrivateNats, startPrivateNats } from '../private-nats';
 import { PrivateRedis, startPrivateRedis } from './private-redis';
+import { PrivateS3, startPrivateS3 } from '../private-s3';
 
 const run = promisify(execFile);
 
@@ -35,6 +36,7 @@ export interface IsolatedStack {
   postgres: PrivatePostgres;
   redis: PrivateRedis;
   nats: PrivateNats;
+  s3: PrivateS3;
   process(name: ProcessName): ManagedProcess;
   /** SIGKILL, and waits until the process is gone. */
   kill(name: ProcessName): Promise<void>;
@@ -51,10 +53,11 @@ export interface IsolatedStack {
  * kill, restart and starve them without touching the machine's shared servers or other test runs.
  */
 export async function startIsolatedStack(label: string, overrides: Record<string, string> = {}): Promise<IsolatedStack> {
-  const [postgres, redis, nats] = await Promise.all([startPrivatePostgres(), startPrivateRedis(), startPrivateNats()]);
+  const [postgres, redis, nats, s3] = await Promise.all([startPrivatePostgres(), startPrivateRedis(), startPrivateNats(), startPrivateS3()]);
   const port = await freePort();
   const env: Record<string, string> = {
     ...testStackEnv(process.env),
+    ...s3.env,
     DATABASE_URL: postgres.url('platform_reliability'),
     REDIS_URL: redis.url,
     NATS_URL: nats.url,
@@ -70,7 +73,7 @@ export async function startIsolatedStack(label: string, overrides: Record<string
   const logFile = resolve(dir, `reliability-${label}-${process.pid}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
   const supervisor = new Supervisor({ root: REPO_ROOT, env, output: (line) => log.write(`${line}\n`) });
-  const destroyServers = () => Promise.all([postgres.destroy(), redis.destroy(), nats.destroy()]);
+  const destroyServers = () => Promise.all([postgres.destroy(), redis.destroy(), nats.destroy(), s3.destroy()]);
 
   const healthPorts = new Map<string, number>();
   try {
@@ -78,7 +81,7 @@ export async function startIsolatedStack(label: string, overrides: Record<string
     await runMigrations(REPO_ROOT, env);
     for (const spec of PROCESSES) healthPorts.set(spec.name, await freePort());
     const started = PROCESSES.map((spec) => supervisor.start(spec, healthPorts.get(spec.name)));
-    await Promise.all(started.map((managed) => managed.waitReady(90_000)));
+    await Promise.all(started.map((managed) => managed.waitReady(Number(process.env.TEST_STACK_READY_MS) || 90_000)));
   } catch (error) {
     await supervisor.stopAll(5_000);
     await destroyServers();
@@ -105,6 +108,7 @@ export async function startIsolatedStack(label: string, overrides: Record<string
     postgres,
     redis,
     nats,
+    s3,
     process: processOf,
     kill: async (name) => {
       const managed = processOf(name);

@@ -1,2 +1,2 @@
 export { startTestDnsServer, TestDnsServer } from './test-dns-server';
-export { setTestDnsRecords, clearTestDnsRecords, TestDnsRecord, BLACKHOLE_SUFFIX } from './test-dns-records';
+export { setTestDnsRecords, clearTestDnsRecords, testDnsQueryCount, TestDnsRecord, BLACKHOLE_SUFFIX } from './test-dns-records';

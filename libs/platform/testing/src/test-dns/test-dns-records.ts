@@ -10,6 +10,7 @@ export type TestDnsRecord =
 export const BLACKHOLE_SUFFIX = 'blackhole.test';
 
 const KEY_PREFIX = 'test-dns:';
+const QUERIES_PREFIX = 'test-dns-queries:';
 // Records outlive any test run comfortably, and then go away by themselves.
 const RECORD_TTL_SECONDS = 3_600;
 
@@ -29,10 +30,17 @@ export function testDnsKey(name: string): string {
   return KEY_PREFIX + normalizeDnsName(name);
 }
 
+/** Where the server counts the questions it got for a name, whatever their type. */
+export function testDnsQueriesKey(name: string): string {
+  return QUERIES_PREFIX + normalizeDnsName(name);
+}
+
 export function isBlackholed(name: string): boolean {
   const normalized = normalizeDnsName(name);
   return normalized === BLACKHOLE_SUFFIX || normalized.endsWith(`.${BLACKHOLE_SUFFIX}`);
 }
+
+export const TEST_DNS_RECORD_TTL_SECONDS = RECORD_TTL_SECONDS;
 
 async function withRedis<T>(work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(testDnsRedisUrl(), { lazyConnect: true, maxRetriesPerRequest: 2 });
@@ -52,4 +60,9 @@ export async function setTestDnsRecords(name: string, records: TestDnsRecord[]):
 /** Removes `name`, so that the server answers NXDOMAIN for it. */
 export async function clearTestDnsRecords(name: string): Promise<void> {
   await withRedis((redis) => redis.del(testDnsKey(name)));
+}
+
+/** How many questions (of any type, answered or not) the server got for `name` so far. */
+export async function testDnsQueryCount(name: string): Promise<number> {
+  return withRedis(async (redis) => Number((await redis.get(testDnsQueriesKey(name))) ?? 0));
 }

@@ -3,7 +3,7 @@ import type { Socket } from 'node:dgram';
 import type { Server as TcpServer } from 'node:net';
 import { Packet, TCPServer, UDPServer } from 'dns2';
 import Redis from 'ioredis';
-import { isBlackholed, normalizeDnsName, TestDnsRecord, testDnsKey, testDnsRedisUrl } from './test-dns-records';
+import { isBlackholed, normalizeDnsName, TEST_DNS_RECORD_TTL_SECONDS, TestDnsRecord, testDnsKey, testDnsQueriesKey, testDnsRedisUrl } from './test-dns-records';
 
 export interface TestDnsServer {
   /** `127.0.0.1:port`, ready for DNS_SERVERS. */
@@ -32,7 +32,10 @@ const RCODE = { SERVFAIL: 2, NXDOMAIN: 3 } as const;
 
 const QUERY_TYPES: Record<number, TestDnsRecord['type']> = { [Packet.TYPE.MX]: 'MX', [Packet.TYPE.TXT]: 'TXT', [Packet.TYPE.CNAME]: 'CNAME' };
 
-/** Answers from the records tests put in Redis: NXDOMAIN for unknown names, silence for blackholed ones. */
+/**
+ * Answers from the records tests put in Redis: NXDOMAIN for unknown names, silence for blackholed ones.
+ * Counts every question per name, so tests can tell how often a name was looked up.
+ */
 function answerer(redis: Redis) {
   return async (request: DnsRequest, send: Send): Promise<void> => {
     const response = Packet.createResponseFromRequest(request);
@@ -41,6 +44,12 @@ function answerer(redis: Redis) {
       send(response);
       return;
     }
+    await redis
+      .multi()
+      .incr(testDnsQueriesKey(question.name))
+      .expire(testDnsQueriesKey(question.name), TEST_DNS_RECORD_TTL_SECONDS)
+      .exec()
+      .catch(() => undefined);
     if (isBlackholed(question.name)) return;
     try {
       const stored = await redis.get(testDnsKey(question.name));

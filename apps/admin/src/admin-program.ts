@@ -1,0 +1,77 @@
+import { SCOPES } from '@contracts';
+import { AppError } from '@platform/errors';
+import { Command, CommanderError, Option } from 'commander';
+import { AdminSession, inAdminSession } from './admin-session';
+import { addon, ADDONS, email, plan, scopes, text, uuid } from './cli-options';
+import * as commands from './commands/commands';
+
+/** Commander's own refusals (a missing or unknown option, an unknown command) in the error vocabulary. */
+function refusal(error: CommanderError, command: Command): AppError {
+  if (error.code === 'commander.missingMandatoryOptionValue') {
+    const missing = command.options.find((option) => option.mandatory && command.getOptionValue(option.attributeName()) === undefined);
+    return AppError.validation(missing?.long ?? 'options', 'is required');
+  }
+  return AppError.badRequest(error.message.replace(/^error: /, ''));
+}
+
+/** Help asked for (exit 0) or shown for an incomplete command line (exit 1) is commander's to print. */
+function helpShown(error: CommanderError): boolean {
+  return error.exitCode === 0 || error.code === 'commander.help';
+}
+
+/** A command that writes its answer as one JSON object on stdout. */
+function leaf<O>(group: Command, name: string, description: string, run: (session: AdminSession, options: O) => Promise<object>): Command {
+  const command = group.command(name).description(description);
+  return command
+    .exitOverride((error) => {
+      if (!helpShown(error)) throw refusal(error, command);
+    })
+    .action(async (options: O) => {
+      const result = await inAdminSession((session) => run(session, options));
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    });
+}
+
+/** `admin <group> <command> [options]`: organizations, API keys and members, each answering one JSON object. */
+export function adminProgram(): Command {
+  const program = new Command('admin')
+    .description('Operates organizations, API keys and members in the gateway database (DATABASE_URL).')
+    // Refusals leave as JSON on stderr (main.ts); commander's own text would be a second, different answer.
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride((error) => {
+      if (!helpShown(error)) throw refusal(error, program);
+    });
+
+  const org = program.command('org').description('organizations');
+  leaf(org, 'create', 'create an organization; prints {"id","name","plan","addons"}', commands.createOrganization)
+    .requiredOption('--name <name>', 'its name', text('--name'))
+    .option('--plan <usd>', 'plan price in USD per month (250 or more includes domains)', plan, 0)
+    .option('--addon <addon>', `add-on to enable, repeatable (${ADDONS.join(', ')})`, addon('--addon'), []);
+  leaf(org, 'update', "change an organization's plan or add-ons", commands.updateOrganization)
+    .requiredOption('--org <id>', 'organization id', uuid('--org'))
+    .option('--plan <usd>', 'new plan price in USD per month', plan)
+    .option('--addon <addon>', 'add-on to enable, repeatable', addon('--addon'), [])
+    .option('--remove-addon <addon>', 'add-on to disable, repeatable', addon('--remove-addon'), []);
+
+  const key = program.command('key').description('API keys');
+  leaf(key, 'create', 'issue an API key; prints {"id","key","scopes"} (the key is shown only here)', commands.createKey)
+    .requiredOption('--org <id>', 'organization id', uuid('--org'))
+    .addOption(new Option('--scopes <list>', `comma-separated scopes: * or ${SCOPES.join(', ')}`).argParser(scopes).default(['*'], '*'));
+  leaf(key, 'revoke', 'revoke an API key at once', commands.revokeKey).requiredOption('--key-id <id>', 'API key id', uuid('--key-id'));
+
+  const member = program.command('member').description('members of an organization (each change emits a member.* event)');
+  leaf(member, 'invite', 'invite a member; emits member.invited', commands.inviteMember)
+    .requiredOption('--org <id>', 'organization id', uuid('--org'))
+    .requiredOption('--email <email>', 'their email address', email)
+    .option('--role <role>', 'their role', text('--role'), 'member');
+  leaf(member, 'join', 'mark an invited member as joined; emits member.joined', commands.joinMember).requiredOption(
+    '--member <id>',
+    'member id',
+    uuid('--member'),
+  );
+  leaf(member, 'remove', 'remove a member; emits member.removed', commands.removeMember).requiredOption('--member <id>', 'member id', uuid('--member'));
+
+  const dev = program.command('dev').description('local development');
+  leaf(dev, 'bootstrap', 'on an empty database outside production: a Development organization and a key with scope *', commands.bootstrapDevelopment);
+  return program;
+}

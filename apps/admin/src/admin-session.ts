@@ -1,0 +1,34 @@
+import { IDENTITY_CHANGED_SUBJECT, IdentityChange } from '@contracts';
+import { IdentityStore, identitySchema } from '@identity';
+import { loadConfig } from '@platform/config';
+import { natsClientOptions } from '@platform/messaging';
+import { Database, migrateSchema } from '@platform/persistence';
+import { connect, JSONCodec } from 'nats';
+import { AdminConfig } from './admin.config';
+
+export interface AdminSession {
+  store: IdentityStore;
+  /** Tells running gateways to forget what they cached about a key or an organization. */
+  announce: (change: IdentityChange) => Promise<void>;
+  isProduction: boolean;
+}
+
+async function announceTo(natsUrl: string, change: IdentityChange): Promise<void> {
+  // Best effort: gateways also forget cached entries after API_KEY_CACHE_TTL_MS.
+  const nc = await connect({ ...natsClientOptions(natsUrl, 'admin'), waitOnFirstConnect: false, maxReconnectAttempts: 0, timeout: 2_000 }).catch(() => undefined);
+  if (!nc) return;
+  nc.publish(IDENTITY_CHANGED_SUBJECT, JSONCodec().encode(change));
+  await nc.drain().catch(() => undefined);
+}
+
+/** Runs one command against the gateway's schema (migrated first, so a fresh database works) and closes it. */
+export async function inAdminSession<T>(work: (session: AdminSession) => Promise<T>): Promise<T> {
+  const config = loadConfig(AdminConfig);
+  await migrateSchema(identitySchema(config.DATABASE_URL));
+  const db = new Database({ url: config.DATABASE_URL, poolSize: 2, organizationShare: 1, applicationName: 'admin' });
+  try {
+    return await work({ store: new IdentityStore(db), announce: (change) => announceTo(config.NATS_URL, change), isProduction: config.isProduction });
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,5 @@
+import { ServiceConfig } from '@platform/config';
+
+export class DomainsRelayConfig extends ServiceConfig {
+  override HEALTH_PORT = 9107;
+}

@@ -1,0 +1,50 @@
+import { AppError } from '@platform/errors';
+import { isJsonContentType, parseJsonBody } from './fastify-server';
+
+function refusal(contentType: string | undefined, body: string | Buffer) {
+  try {
+    parseJsonBody(contentType, Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'));
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    return (error as AppError).toBody();
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('JSON bodies', () => {
+  it.each(['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"'])(
+    'takes %s',
+    (contentType) => {
+      expect(isJsonContentType(contentType)).toBe(true);
+      expect(parseJsonBody(contentType, Buffer.from('{"name":"x"}'))).toEqual({ name: 'x' });
+    },
+  );
+
+  it.each([undefined, '', 'text/plain', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/jsonx', 'application/json; boundary=x', 'application/x-www-form-urlencoded'])(
+    'refuses Content-Type %j as a BAD_REQUEST',
+    (contentType) => {
+      expect(refusal(contentType, '{"name":"x"}')).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('Content-Type') });
+    },
+  );
+
+  it.each([[[0xff]], [[0xc3, 0x28]], [[0xed, 0xa0, 0x80]], [[0xc0, 0xaf]]])('refuses bytes %j that are not UTF-8 instead of replacing them', (bytes) => {
+    const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('"}')]);
+    expect(refusal('application/json', body)).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('UTF-8') });
+  });
+
+  it('names the path of a NUL, a lone surrogate or an infinite number', () => {
+    expect(refusal('application/json', '{"data":{"title":"a\\u0000"}}').details).toEqual({ field: 'data.title', reason: expect.stringContaining('NUL') });
+    expect(refusal('application/json', '{"name":"\\ud800"}').details).toEqual({ field: 'name', reason: expect.stringContaining('surrogate') });
+    expect(refusal('application/json', '{"rows":[{"data":{}},{"data":{"amount":1e999}}]}').details).toEqual({ field: 'rows[1].data.amount', reason: expect.stringContaining('finite') });
+  });
+
+  it('keeps escaped surrogate pairs and reads an empty body as none', () => {
+    expect(parseJsonBody('application/json', Buffer.from('{"e":"\\ud83d\\ude00"}'))).toEqual({ e: '😀' });
+    expect(parseJsonBody('application/json', Buffer.from('  '))).toBeUndefined();
+  });
+
+  it('refuses malformed and too deeply nested JSON as a BAD_REQUEST', () => {
+    expect(refusal('application/json', '{"a":')).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('not valid JSON') });
+    expect(refusal('application/json', '['.repeat(40) + ']'.repeat(40))).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('nested') });
+  });
+});

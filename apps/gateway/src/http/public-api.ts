@@ -1,0 +1,23 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiKeyAuthenticator } from '../auth/api-key.authenticator';
+import { RateLimiter } from '../auth/rate-limiter';
+import { registerRequestAuth } from '../auth/request-auth.hook';
+import { GatewayConfig } from '../gateway.config';
+import { idempotencyLeaseMs, registerIdempotency } from '../idempotency/idempotency-key.hook';
+import { IdempotencyRepository } from '../idempotency/idempotency.repository';
+import { createOpenApiDocument } from '../openapi/openapi-document';
+import { serveOpenApi } from '../openapi/openapi-routes';
+import { configureFastify } from './fastify-server';
+
+/**
+ * The `/v1` API on the gateway's application: Fastify's parsing, then authentication, rate limit and
+ * Idempotency-Key before routing; the OpenAPI document.
+ */
+export function configurePublicApi(api: NestFastifyApplication): void {
+  api.setGlobalPrefix('v1');
+  const fastify = api.getHttpAdapter().getInstance();
+  configureFastify(fastify);
+  registerRequestAuth(fastify, api.get(ApiKeyAuthenticator), api.get(RateLimiter));
+  registerIdempotency(fastify, api.get(IdempotencyRepository), idempotencyLeaseMs(api.get(GatewayConfig)));
+  serveOpenApi(api, createOpenApiDocument(api));
+}

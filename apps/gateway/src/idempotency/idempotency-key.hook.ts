@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { AppError } from '@platform/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../gateway.config';
+import { sendError } from '../http/error-reply';
+import { IdempotencyRepository } from './idempotency.repository';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when this request claimed its Idempotency-Key: its answer is stored (2xx) or the key released. */
+    idempotencyKey?: { organizationId: string; key: string };
+  }
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
+
+/** A claim outlives the longest wait on a service, so only a gateway that died leaves one to lapse. */
+export function idempotencyLeaseMs(config: GatewayConfig): number {
+  return Math.max(60_000, 3 * config.NATS_REQUEST_TIMEOUT_MS);
+}
+
+/** The same key means the same request only with the same method, URL and body. */
+function requestHash(request: FastifyRequest): Buffer {
+  return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest();
+}
+
+/**
+ * Idempotency-Key on every POST, once for every context: after authentication and body parsing, before
+ * the route runs. The first request with a key claims it in Postgres; a repeat with the same body gets
+ * the stored answer with `Idempotent-Replayed: true` and runs nothing; a different body, or a repeat
+ * while the first still runs, is a CONFLICT. Only 2xx answers are kept; anything else frees the key.
+ * `leaseMs` bounds how long a claim of a gateway that died mid-request blocks a retry.
+ */
+export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepository, leaseMs: number): void {
+  const logger = new Logger('Idempotency');
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers[IDEMPOTENCY_HEADER];
+    if (request.method !== 'POST' || header === undefined || !request.auth) return;
+    if (typeof header !== 'string' || !VALID_KEY.test(header)) {
+      return sendError(reply, AppError.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters, sent once'));
+    }
+    const organizationId = request.auth.org.id;
+    const claim = await keys.claim(organizationId, header, requestHash(request), leaseMs);
+    switch (claim.kind) {
+      case 'claimed':
+        request.idempotencyKey = { organizationId, key: header };
+        return;
+      case 'replay':
+        return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(claim.response);
+      case 'different-request':
+        return sendError(reply, AppError.conflict('This Idempotency-Key was already used with a different request'));
+      case 'in-flight':
+        return sendError(reply, AppError.conflict('A request with this Idempotency-Key is still in progress'));
+    }
+  });
+
+  // The answer is stored before the client sees it, so a retry right after it gets the replay.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const claimed = request.idempotencyKey;
+    if (!claimed) return payload;
+    request.idempotencyKey = undefined;
+    try {
+      if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
+        await keys.complete(claimed.organizationId, claimed.key, reply.statusCode, payload);
+      } else {
+        await keys.release(claimed.organizationId, claimed.key);
+      }
+    } catch (error) {
+      // The answer itself stands; the claim lapses with its lease.
+      logger.error({ err: error, requestId: request.id }, 'could not record the answer to an idempotent request');
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,137 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { TablesConfig } from '../tables.config';
+
+/** How long a client has to PUT the bytes of an upload. */
+export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
+/** How long a file's download link works after the read that made it. */
+export const DOWNLOAD_URL_TTL_SECONDS = 60 * 60;
+/** S3 deletes at most this many keys in one request. */
+export const DELETE_BATCH = 1_000;
+
+export interface PresignedUpload {
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
+
+/** Storage did not answer as it should (down, refusing, misconfigured): a failure of ours, never the client's. */
+export class StorageUnavailable extends Error {
+  constructor(operation: string, cause: unknown) {
+    super(`object storage ${operation} failed: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'StorageUnavailable';
+  }
+}
+
+/** `filename*=` (RFC 6266 / 5987) so any file name survives; the plain `filename=` is an ASCII fallback. */
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The bucket that holds attachment files, through the AWS SDK. The API never carries file bytes: clients
+ * PUT and GET them with presigned URLs, and the service only checks, lists and deletes objects.
+ */
+@Injectable()
+export class ObjectStorage implements OnApplicationShutdown {
+  private readonly client: S3Client;
+  /** Signs the URLs clients use: the same credentials, addressed at the endpoint clients reach. */
+  private readonly signer: S3Client;
+  private readonly bucket: string;
+
+  constructor(config: TablesConfig) {
+    this.bucket = config.S3_BUCKET;
+    const base = {
+      region: config.S3_REGION,
+      credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      // Checksums only where S3 demands them: a presigned PUT must not carry one for an empty body.
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
+    };
+    this.client = new S3Client({
+      ...base,
+      endpoint: config.S3_ENDPOINT || undefined,
+      // A request that waits on storage must still answer inside the gateway's deadline.
+      maxAttempts: 2,
+      requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+    });
+    this.signer = new S3Client({ ...base, endpoint: config.S3_PUBLIC_ENDPOINT || config.S3_ENDPOINT || undefined });
+  }
+
+  /** A PUT URL that accepts exactly `size` bytes of `mimeType` (both are signed). */
+  async presignUpload(key: string, mimeType: string, size: number): Promise<PresignedUpload> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: mimeType, ContentLength: size });
+    const url = await getSignedUrl(this.signer, command, {
+      expiresIn: UPLOAD_URL_TTL_SECONDS,
+      signableHeaders: new Set(['content-type', 'content-length']),
+    });
+    return { url, headers: { 'Content-Type': mimeType }, expiresAt: new Date(Date.now() + UPLOAD_URL_TTL_SECONDS * 1_000) };
+  }
+
+  /** A GET URL that serves the file under its name and type. */
+  presignDownload(key: string, filename: string, mimeType: string): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentType: mimeType,
+      ResponseContentDisposition: contentDisposition(filename),
+    });
+    return getSignedUrl(this.signer, command, { expiresIn: DOWNLOAD_URL_TTL_SECONDS });
+  }
+
+  /** The object's size, or undefined when there is no such object. */
+  async sizeOf(key: string): Promise<number | undefined> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return head.ContentLength ?? 0;
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
+      throw new StorageUnavailable('HEAD', error);
+    }
+  }
+
+  /** Deletes the keys (absent ones count as deleted); throws unless every one is gone. */
+  async deleteKeys(keys: readonly string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      const batch = keys.slice(i, i + DELETE_BATCH);
+      let failed: string | undefined;
+      try {
+        const result = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        );
+        const [first] = result.Errors ?? [];
+        if (first) failed = `${first.Code ?? 'error'} on ${result.Errors?.length} of ${batch.length} keys`;
+      } catch (error) {
+        throw new StorageUnavailable('DeleteObjects', error);
+      }
+      if (failed) throw new StorageUnavailable('DeleteObjects', new Error(failed));
+    }
+  }
+
+  /** Up to one batch of keys under `prefix`. */
+  async keysUnder(prefix: string): Promise<string[]> {
+    try {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: DELETE_BATCH }));
+      return (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+    } catch (error) {
+      throw new StorageUnavailable('ListObjectsV2', error);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.client.destroy();
+    this.signer.destroy();
+  }
+}

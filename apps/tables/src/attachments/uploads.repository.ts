@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { Database, Sql } from '@platform/persistence';
+
+export interface UploadRecord {
+  id: string;
+  organizationId: string;
+  tableId: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  attached: boolean;
+}
+
+interface UploadRow {
+  id: string;
+  organization_id: string;
+  table_id: string;
+  filename: string;
+  mime_type: string;
+  size: string;
+  attached_at: Date | null;
+}
+
+function toRecord(row: UploadRow): UploadRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    tableId: row.table_id,
+    filename: row.filename,
+    mimeType: row.mime_type,
+    size: Number(row.size),
+    attached: row.attached_at !== null,
+  };
+}
+
+/** Presigned uploads, from the moment they are handed out until their file leaves the data. */
+@Injectable()
+export class UploadsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Answers false when the organization has no such table (any more). */
+  async insert(upload: Omit<UploadRecord, 'attached'>): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `INSERT INTO tables.uploads (id, organization_id, table_id, filename, mime_type, size)
+       SELECT $1, $2, t.id, $4, $5, $6 FROM tables.user_tables t WHERE t.id = $3 AND t.organization_id = $2`,
+      [upload.id, upload.organizationId, upload.tableId, upload.filename, upload.mimeType, upload.size],
+    );
+    return Boolean(rowCount);
+  }
+
+  /** The table's uploads among `ids`; ids of other tables or organizations are simply not there. */
+  async findOfTable(organizationId: string, tableId: string, ids: readonly string[]): Promise<UploadRecord[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<UploadRow>(
+      `SELECT id, organization_id, table_id, filename, mime_type, size, attached_at FROM tables.uploads
+       WHERE id = ANY($1::uuid[]) AND organization_id = $2 AND table_id = $3`,
+      [ids, organizationId, tableId],
+    );
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Marks uploads attached in the caller's transaction; answers the ids it marked. An upload that a
+   * concurrent change attached first (or the sweep removed) is missing from the answer.
+   */
+  async claim(db: Sql, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await db.query<{ id: string }>(
+      'UPDATE tables.uploads SET attached_at = now() WHERE id = ANY($1::uuid[]) AND attached_at IS NULL RETURNING id',
+      [ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+}

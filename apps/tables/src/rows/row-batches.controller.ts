@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { CreateRowsParams, OrgContext, RemoveRowsParams, TablesPatterns, UpdateRowsParams } from '@contracts';
+import { Org, Params } from '@platform/messaging';
+import { RowBatchesService } from './row-batches.service';
+
+/** Request-reply handlers for batches of rows (queue group `tables`). */
+@Controller()
+export class RowBatchesController {
+  constructor(private readonly batches: RowBatchesService) {}
+
+  @MessagePattern(TablesPatterns.createRows)
+  create(@Org() org: OrgContext, @Params() params: CreateRowsParams) {
+    return this.batches.create(org.id, params.tableId, params.rows);
+  }
+
+  @MessagePattern(TablesPatterns.updateRows)
+  update(@Org() org: OrgContext, @Params() params: UpdateRowsParams) {
+    return this.batches.update(org.id, params.tableId, params.rows);
+  }
+
+  @MessagePattern(TablesPatterns.removeRows)
+  remove(@Org() org: OrgContext, @Params() params: RemoveRowsParams) {
+    return this.batches.remove(org.id, params.tableId, params.ids);
+  }
+}

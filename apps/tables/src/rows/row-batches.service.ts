@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainEvent, isUuid, RowView, ServiceResult } from '@contracts';
+import { AppError, ErrorCode, ValidationDetails } from '@platform/errors';
+import { Database, Sql } from '@platform/persistence';
+import { AttachmentFiles } from '../attachments/attachment-files';
+import type { UserTable } from '../tables/user-table';
+import { UserTableRepository } from '../tables/user-table.repository';
+import { TABLES_OUTBOX } from '../tables-schema';
+import { validateRowData } from './field-values';
+import { rowEvent } from './row-events';
+import { withUniqueValues } from './unique-values';
+import { RowRecord, rowView } from './row-record';
+import { RowsRepository } from './rows.repository';
+import { RowsService } from './rows.service';
+
+/** Runs one item's check; a validation error it raises is named by the item: `data.amount` -> `rows[3].data.amount`. */
+function atItem<T>(path: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof AppError && error.code === ErrorCode.ValidationError) {
+      const details = error.details as ValidationDetails;
+      throw AppError.validation(`${path}.${details.field}`, details.reason);
+    }
+    throw error;
+  }
+}
+
+/** Distinct row ids, each a UUID, named by its index when not. */
+function rowIds(ids: readonly unknown[], path: (i: number) => string): string[] {
+  const seen = new Set<string>();
+  return ids.map((id, i) => {
+    if (!isUuid(id)) throw AppError.validation(path(i), 'must be a row id (UUID)');
+    const key = id.toLowerCase();
+    if (seen.has(key)) throw AppError.validation(path(i), 'appears twice in this batch');
+    seen.add(key);
+    return key;
+  });
+}
+
+function missingRow(path: string): AppError {
+  return AppError.notFound(`Row ${path}`);
+}
+
+/**
+ * Batches of up to 100 rows: one transaction, all or nothing, one event per row written. The table's
+ * metadata row is held FOR SHARE throughout, as for single row writes, so no table change interleaves.
+ */
+@Injectable()
+export class RowBatchesService {
+  constructor(
+    private readonly db: Database,
+    private readonly tables: UserTableRepository,
+    private readonly rows: RowsRepository,
+    private readonly single: RowsService,
+    private readonly files: AttachmentFiles,
+  ) {}
+
+  async create(organizationId: string, tableId: string, items: ReadonlyArray<{ data: Record<string, unknown> }>): Promise<ServiceResult<RowView[]>> {
+    const uploads = await this.files.checkUploads({ id: tableId, organizationId }, items.map((item) => item.data));
+    const created = await this.inTable(organizationId, tableId, async (client, table) => {
+      const rows = items.map((item, i) => ({ id: randomUUID(), values: atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'create')) }));
+      for (const [i, row] of rows.entries()) await this.files.settle(client, table, row.values, uploads, undefined, `rows[${i}].data`);
+      const records = await withUniqueValues(table, () => this.rows.insertMany(client, table, rows));
+      const views = records.map((record) => rowView(table.fields, record));
+      await Promise.all(views.map((row) => this.files.present(table, row.data)));
+      await TABLES_OUTBOX.write(client, views.map((row) => rowEvent('row.created', table, row.id, row.data)));
+      return views;
+    });
+    return { data: created };
+  }
+
+  /** Items whose values are already stored answer the row as it is and emit nothing, like a single PATCH. */
+  async update(organizationId: string, tableId: string, items: ReadonlyArray<{ id: string; data: Record<string, unknown> }>): Promise<ServiceResult<RowView[]>> {
+    const uploads = await this.files.checkUploads({ id: tableId, organizationId }, items.map((item) => item.data));
+    const updated = await this.inTable(organizationId, tableId, async (client, table) => {
+      const ids = rowIds(items.map((item) => item.id), (i) => `rows[${i}].id`);
+      const values = items.map((item, i) => atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'update')));
+      const current = await this.rows.findManyForUpdate(client, table, ids);
+      const missing = ids.findIndex((id) => !current.has(id));
+      if (missing >= 0) throw missingRow(`rows[${missing}].id`);
+      const views: RowView[] = [];
+      const events: DomainEvent[] = [];
+      for (const [i, id] of ids.entries()) {
+        const { row, event } = await this.single.change(client, table, current.get(id) as RowRecord, values[i], uploads, `rows[${i}].data`);
+        views.push(row);
+        if (event) events.push(event);
+      }
+      await TABLES_OUTBOX.write(client, events);
+      return views;
+    });
+    return { data: updated };
+  }
+
+  async remove(organizationId: string, tableId: string, rawIds: readonly unknown[]): Promise<ServiceResult> {
+    const count = await this.inTable(organizationId, tableId, async (client, table) => {
+      const ids = rowIds(rawIds, (i) => `ids[${i}]`);
+      const deleted = new Map((await this.rows.deleteMany(client, table, ids)).map((record) => [record.id, record]));
+      const missing = ids.findIndex((id) => !deleted.has(id));
+      if (missing >= 0) throw missingRow(`ids[${missing}]`);
+      const rows = ids.map((id) => rowView(table.fields, deleted.get(id) as RowRecord));
+      for (const row of rows) await this.files.dropRow(client, table, row.data);
+      await Promise.all(rows.map((row) => this.files.present(table, row.data)));
+      await TABLES_OUTBOX.write(client, rows.map((row) => rowEvent('row.deleted', table, row.id, row.data)));
+      return ids.length;
+    });
+    return { message: `${count} ${count === 1 ? 'row' : 'rows'} deleted` };
+  }
+
+  private inTable<T>(organizationId: string, tableId: string, work: (client: Sql, table: UserTable) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (client) => {
+      const table = await this.tables.find(organizationId, tableId, client, 'share');
+      if (!table) throw AppError.notFound('Table');
+      return work(client, table);
+    });
+  }
+}

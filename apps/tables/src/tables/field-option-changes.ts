@@ -1,0 +1,60 @@
+import { AppError } from '@platform/errors';
+import type { Sql } from '@platform/persistence';
+import type { Field } from '../fields/field';
+import { ident, qualified } from '../storage/identifiers';
+import { setUniqueIndex } from '../storage/rows-ddl';
+import type { UserTable } from './user-table';
+
+/** Values a select or multi_select field loses in this change. */
+function removedValues(current: Field, next: Field): string[] {
+  if (current.fieldType !== 'select' && current.fieldType !== 'multi_select') return [];
+  const kept = new Set(next.options.values ?? []);
+  return (current.options.values ?? []).filter((value) => !kept.has(value));
+}
+
+/** The precision stored values must be rounded to, when the change makes it coarser (or sets one). */
+function coarserPrecision(current: Field, next: Field): number | undefined {
+  if (current.fieldType !== 'number' && current.fieldType !== 'currency') return undefined;
+  const to = next.options.precision;
+  const from = current.options.precision;
+  return to !== undefined && (from === undefined || to < from) ? to : undefined;
+}
+
+async function hasDuplicates(db: Sql, table: UserTable, field: Field): Promise<boolean> {
+  const column = ident(field.column);
+  const { rowCount } = await db.query(`SELECT 1 FROM ${qualified(table.storageName)} WHERE ${column} IS NOT NULL GROUP BY ${column} HAVING count(*) > 1 LIMIT 1`);
+  return Boolean(rowCount);
+}
+
+/**
+ * Keeps stored values valid under a field's new options, inside the table change's transaction (the
+ * table is held FOR UPDATE, so no row write interleaves): removing a select value that rows still hold
+ * is refused, naming `<path>.options.values`; a coarser precision re-rounds the stored values (numeric
+ * `round` goes half away from zero, like values written under the new options); turning `is_unique` on
+ * over duplicates is refused, naming `<path>.options.is_unique`, otherwise it adds or drops the index.
+ */
+export async function applyOptionChange(db: Sql, table: UserTable, current: Field, next: Field, path: string): Promise<void> {
+  const column = ident(current.column);
+  const removed = removedValues(current, next);
+  if (removed.length > 0) {
+    const { rows } = await db.query<{ value: string }>(
+      current.fieldType === 'select'
+        ? `SELECT ${column} AS value FROM ${qualified(table.storageName)} WHERE ${column} = ANY($1::text[]) LIMIT 1`
+        : `SELECT held AS value FROM ${qualified(table.storageName)}, unnest(${column}) AS held WHERE held = ANY($1::text[]) LIMIT 1`,
+      [removed],
+    );
+    if (rows[0]) throw AppError.validation(`${path}.options.values`, `cannot drop ${JSON.stringify(rows[0].value)}: rows still hold it`);
+  }
+  const precision = coarserPrecision(current, next);
+  if (precision !== undefined) {
+    await db.query(`UPDATE ${qualified(table.storageName)} SET ${column} = round(${column}, $1) WHERE ${column} <> round(${column}, $1)`, [precision]);
+  }
+  const unique = Boolean(next.options.is_unique);
+  if (unique !== Boolean(current.options.is_unique)) {
+    // Checked after re-rounding: values made equal by a coarser precision count as duplicates.
+    if (unique && (await hasDuplicates(db, table, current))) {
+      throw AppError.validation(`${path}.options.is_unique`, 'some rows share a value of this field');
+    }
+    await setUniqueIndex(db, table.storageName, next, unique);
+  }
+}

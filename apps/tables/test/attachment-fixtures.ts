@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { ApiClient, stackEnv } from '@platform/testing';
+
+export interface UploadedFile {
+  uploadId: string;
+  bytes: Buffer;
+  filename: string;
+  mimeType: string;
+}
+
+/** Asks for an upload and PUTs the bytes to its presigned URL, as a client would. */
+export async function uploadFile(api: ApiClient, tableId: string, options: { filename?: string; mimeType?: string; bytes?: Buffer } = {}): Promise<UploadedFile> {
+  const bytes = options.bytes ?? randomBytes(2_000 + Math.floor(Math.random() * 1_000));
+  const filename = options.filename ?? 'report.bin';
+  const mimeType = options.mimeType ?? 'application/octet-stream';
+  const ticket = await api.post(`/tables/${tableId}/uploads`, { filename, mime_type: mimeType, size: bytes.length });
+  if (ticket.status !== 201) throw new Error(`upload refused: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+  const put = await fetch(ticket.body.data.upload_url, { method: 'PUT', headers: ticket.body.data.headers, body: bytes });
+  if (!put.ok) throw new Error(`PUT to storage failed: ${put.status} ${await put.text()}`);
+  return { uploadId: ticket.body.data.upload_id, bytes, filename, mimeType };
+}
+
+/** Downloads through a presigned URL; the status tells whether the object still exists. */
+export async function download(url: string): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+  const res = await fetch(url);
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()), headers: res.headers };
+}
+
+/** The test stack's storage, read directly: whether an object is there, whatever the API says. */
+export function storageClient(env: Record<string, string> = stackEnv()) {
+  const client = new S3Client({
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+  });
+  return {
+    exists: async (key: string): Promise<boolean> => {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket: env.S3_BUCKET, Key: key }));
+        return true;
+      } catch (error) {
+        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return false;
+        throw error;
+      }
+    },
+    close: () => client.destroy(),
+  };
+}
+
+export function objectKey(orgId: string, tableId: string, fileId: string): string {
+  return `${orgId}/${tableId}/${fileId}`;
+}

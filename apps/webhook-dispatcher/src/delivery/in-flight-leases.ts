@@ -1,0 +1,181 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { connectRedis } from '@platform/service';
+import type IORedis from 'ioredis';
+import { WebhooksWorkerConfig } from '../webhooks.config';
+
+/*
+ * Per webhook, three sorted sets: `leases` (holder -> expiry), `parked` (job -> when it became due) and
+ * `woken` (job promoted to run again -> when it became due, until it takes a slot); a count of the
+ * receiver's consecutive timeouts (`timeouts`); and one set of the webhooks that have parked jobs, for
+ * the sweep. A job keeps the time it first became due through every park and wake-up, so parked jobs
+ * run in the order of the retry schedule. The time is Redis's, the same for every worker.
+ */
+const NOW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
+
+/** The webhook's slots: the maximum, or one while its receiver keeps timing out. KEYS[4]: timeouts; ARGV[2]: max, ARGV[3]: breaker threshold. */
+const SLOTS = `
+local slots = tonumber(ARGV[2])
+if tonumber(redis.call('GET', KEYS[4]) or '0') >= tonumber(ARGV[3]) then slots = 1 end`;
+
+/**
+ * Takes a slot for the holder when fewer than the webhook's slots are held (expired leases of a dead
+ * worker are dropped first) and answers 1; otherwise parks it and answers 0.
+ * KEYS: leases, parked, woken, timeouts, parked webhooks; ARGV: holder, max in flight, breaker threshold, lease ms, webhook id.
+ */
+const ACQUIRE = `
+redis.replicate_commands()
+${NOW}
+${SLOTS}
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < slots then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  return 1
+end
+local due = redis.call('ZSCORE', KEYS[3], ARGV[1]) or redis.call('ZSCORE', KEYS[2], ARGV[1]) or now
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[2], due, ARGV[1])
+redis.call('SADD', KEYS[5], ARGV[5])
+return 0`;
+
+/**
+ * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), and
+ * wakes the parked job that has been due longest when a slot is free for it.
+ * KEYS: leases, parked, woken, timeouts; ARGV: holder, max in flight, breaker threshold, outcome.
+ */
+const RELEASE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+if ARGV[4] == 'timeout' then
+  redis.call('INCR', KEYS[4])
+  redis.call('PEXPIRE', KEYS[4], 86400000)
+elseif ARGV[4] == 'success' then
+  redis.call('DEL', KEYS[4])
+end
+${SLOTS}
+if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) >= slots then return false end
+local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+if first[1] then
+  redis.call('ZREM', KEYS[2], first[1])
+  redis.call('ZADD', KEYS[3], first[2], first[1])
+  return first[1]
+end
+return false`;
+
+/**
+ * Wakes as many parked jobs as the webhook has free slots (counting jobs already woken and on their way)
+ * and answers every woken job, so a wake-up that was lost is sent again; forgets the webhook once nothing
+ * of it is parked or woken. KEYS: leases, parked, woken, timeouts, parked webhooks; ARGV: webhook id, max in flight, breaker threshold.
+ */
+const SWEEP = `
+redis.replicate_commands()
+${NOW}
+${SLOTS}
+local free = slots - redis.call('ZCARD', KEYS[1]) - redis.call('ZCARD', KEYS[3])
+if free > 0 then
+  local wake = redis.call('ZRANGE', KEYS[2], 0, free - 1, 'WITHSCORES')
+  for i = 1, #wake, 2 do
+    redis.call('ZREM', KEYS[2], wake[i])
+    redis.call('ZADD', KEYS[3], wake[i + 1], wake[i])
+  end
+end
+local woken = redis.call('ZRANGE', KEYS[3], 0, -1)
+if #woken == 0 and redis.call('ZCARD', KEYS[2]) == 0 then
+  redis.call('SREM', KEYS[5], ARGV[1])
+end
+return woken`;
+
+/** Beyond the attempt's own deadline, the longest a host lookup may take before it starts. */
+const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * After this many timeouts in a row a webhook gets one slot instead of the maximum, until an attempt
+ * succeeds: a receiver that has stopped answering is probed one request at a time, not hammered.
+ */
+export const BREAKER_TIMEOUTS = 5;
+
+/** How an attempt that held a slot ended, as far as the breaker cares. */
+export type SlotOutcome = 'success' | 'timeout' | 'other';
+
+interface WebhookKeys {
+  leases: string;
+  parked: string;
+  woken: string;
+  timeouts: string;
+}
+
+type LeaseRedis = IORedis & {
+  acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string]): Promise<number>;
+  releaseLease(...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome]): Promise<string | null>;
+  sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number]): Promise<string[]>;
+};
+
+/**
+ * At most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight per webhook across every worker process:
+ * a sorted set of leases per webhook in Redis, each expiring after the attempt's deadline, so the slots of
+ * a worker killed mid-attempt come free by themselves. A job that finds no free slot is parked here (and
+ * out of the queue's way) until a freed slot or the sweep wakes it.
+ */
+@Injectable()
+export class InFlightLeases implements OnApplicationShutdown {
+  private readonly redis: LeaseRedis;
+  private readonly leaseMs: number;
+  private readonly max: number;
+
+  constructor(private readonly config: WebhooksWorkerConfig) {
+    const redis = connectRedis(config.REDIS_URL, 'queue-producer');
+    redis.defineCommand('acquireLease', { numberOfKeys: 5, lua: ACQUIRE });
+    redis.defineCommand('releaseLease', { numberOfKeys: 4, lua: RELEASE });
+    redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });
+    this.redis = redis as LeaseRedis;
+    this.leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.max = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
+  }
+
+  /** True when the holder may start an attempt now; otherwise it is parked until a slot comes free. */
+  async acquire(webhookId: string, holder: string): Promise<boolean> {
+    const { leases, parked, woken, timeouts } = this.keys(webhookId);
+    const answer = await this.redis.acquireLease(leases, parked, woken, timeouts, this.parkedWebhooks(), holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId);
+    return answer === 1;
+  }
+
+  /** Frees the holder's slot; answers the parked job that has been due longest, now woken, if a slot is free for it. */
+  async release(webhookId: string, holder: string, outcome: SlotOutcome): Promise<string | undefined> {
+    const { leases, parked, woken, timeouts } = this.keys(webhookId);
+    return (await this.redis.releaseLease(leases, parked, woken, timeouts, holder, this.max, BREAKER_TIMEOUTS, outcome)) ?? undefined;
+  }
+
+  /** The webhooks that have parked or woken jobs. */
+  async webhooksWithParkedJobs(): Promise<string[]> {
+    return this.redis.smembers(this.parkedWebhooks());
+  }
+
+  /** Wakes the webhook's parked jobs its free slots allow; answers every woken job still to take a slot. */
+  async sweep(webhookId: string): Promise<string[]> {
+    const { leases, parked, woken, timeouts } = this.keys(webhookId);
+    return this.redis.sweepLeases(leases, parked, woken, timeouts, this.parkedWebhooks(), webhookId, this.max, BREAKER_TIMEOUTS);
+  }
+
+  /** Drops a job the queue no longer holds (removed, or lost with Redis) from the webhook's lists. */
+  async forget(webhookId: string, holder: string): Promise<void> {
+    const { parked, woken } = this.keys(webhookId);
+    await this.redis.multi().zrem(parked, holder).zrem(woken, holder).exec();
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+
+  // One hash tag for every key of the queue, so the scripts also run on a Redis Cluster.
+  private parkedWebhooks(): string {
+    return `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:parked-webhooks`;
+  }
+
+  private keys(webhookId: string): WebhookKeys {
+    const base = `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:${webhookId}`;
+    return { leases: `${base}:leases`, parked: `${base}:parked`, woken: `${base}:woken`, timeouts: `${base}:timeouts` };
+  }
+}

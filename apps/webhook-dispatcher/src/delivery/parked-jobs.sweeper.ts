@@ -1,0 +1,45 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DeliveryQueue } from './delivery-queue';
+import { InFlightLeases } from './in-flight-leases';
+
+/** How often a worker wakes parked jobs whose webhook has free slots that no release handed on. */
+export const SWEEP_INTERVAL_MS = 2_000;
+
+/**
+ * Nothing stays parked for good: slots come free without a release when a worker dies holding them (the
+ * lease expires), and a wake-up can miss a job still on its way into the delayed set. Every worker sweeps;
+ * the scripts are atomic, so two sweeps at once wake no job twice beyond a harmless repeat.
+ */
+@Injectable()
+export class ParkedJobsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('ParkedJobsSweeper');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly leases: InFlightLeases,
+    private readonly deliveryQueue: DeliveryQueue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'sweep of parked deliveries failed; the next one retries'))
+        .finally(() => (this.running = undefined));
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  async sweep(): Promise<void> {
+    for (const webhookId of await this.leases.webhooksWithParkedJobs()) {
+      for (const jobId of await this.leases.sweep(webhookId)) {
+        if (!(await this.deliveryQueue.promote(jobId))) await this.leases.forget(webhookId, jobId);
+      }
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '@platform/persistence';
+
+/** An event as the store keeps it: the exact bytes receivers get and sign. */
+export interface StoredEvent {
+  id: string;
+  organizationId: string;
+  eventType: string;
+  /** The table a `row.*` or `table.*` event is about. */
+  tableId: string | null;
+  body: string;
+}
+
+const OWED_COLUMNS = 's.id, s.webhook_id, e.organization_id, s.event_id, e.event_type, e.body, s.trigger, s.attempts, s.due_at';
+
+/** The advisory lock the pruning replicas share (hashed to its key by Postgres). */
+export const PRUNE_LOCK = 'webhooks.event-retention';
+
+export type SeriesTrigger = 'event' | 'redeliver' | 'recover';
+
+/** A delivery series that still owes attempts, with what its job needs. */
+export interface OwedSeries {
+  id: string;
+  webhook_id: string;
+  organization_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+  trigger: SeriesTrigger;
+  attempts: number;
+  due_at: Date;
+}
+
+/**
+ * The webhooks context's event store: events, and one delivery series per event and webhook (and per
+ * explicit redelivery). Deliveries point at their series; the series says whether anything is still owed.
+ */
+@Injectable()
+export class EventStoreRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Keeps the events (once each) and opens the fan-out's series for the webhooks given, in one
+   * transaction; answers every series of these pairs, new or already there, with whether it is finished.
+   */
+  async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<Array<{ id: string; event_id: string; webhook_id: string; finished: boolean }>> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO webhooks.events (id, organization_id, event_type, table_id, body)
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
+         ON CONFLICT (id) DO NOTHING`,
+        [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), events.map((e) => e.body)],
+      );
+      if (pairs.length === 0) return [];
+      // DO UPDATE (a no-op) rather than DO NOTHING, so that series opened by an earlier hand-over come back too.
+      const { rows } = await tx.query<{ id: string; event_id: string; webhook_id: string; finished: boolean }>(
+        `INSERT INTO webhooks.delivery_series (id, event_id, webhook_id, trigger)
+         SELECT gen_random_uuid(), p.event_id, p.webhook_id, 'event' FROM unnest($1::uuid[], $2::uuid[]) AS p(event_id, webhook_id)
+         WHERE EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.id = p.webhook_id)
+         ON CONFLICT (event_id, webhook_id) WHERE trigger = 'event' DO UPDATE SET trigger = EXCLUDED.trigger
+         RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished`,
+        [pairs.map((p) => p.eventId), pairs.map((p) => p.webhookId)],
+      );
+      return rows;
+    });
+  }
+
+  /**
+   * Deletes up to `batch` events and `batch` delivery records older than the cutoff (an event's series go
+   * with it), under a transaction-scoped advisory lock: answers undefined when another replica holds it.
+   */
+  async pruneBatch(cutoff: Date, batch: number): Promise<{ events: number; deliveries: number } | undefined> {
+    return this.db.transaction(async (tx) => {
+      const {
+        rows: [{ locked }],
+      } = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [PRUNE_LOCK]);
+      if (!locked) return undefined;
+      const { rowCount: events } = await tx.query(
+        `DELETE FROM webhooks.events WHERE id IN (SELECT id FROM webhooks.events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+        [cutoff, batch],
+      );
+      const { rowCount: deliveries } = await tx.query(
+        `DELETE FROM webhooks.deliveries WHERE id IN (SELECT id FROM webhooks.deliveries WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+        [cutoff, batch],
+      );
+      return { events: events ?? 0, deliveries: deliveries ?? 0 };
+    });
+  }
+
+  /**
+   * Opens a series of `trigger` for this webhook for each of these events of the organization that the
+   * store still holds; answers them with what their jobs need.
+   */
+  async openSeries(organizationId: string, webhookId: string, eventIds: string[], trigger: SeriesTrigger): Promise<OwedSeries[]> {
+    const { rows } = await this.db.query<OwedSeries>(
+      `WITH opened AS (
+         INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger)
+         SELECT gen_random_uuid(), $2, e.id, $4 FROM webhooks.events e WHERE e.id = ANY($3::uuid[]) AND e.organization_id = $1
+         RETURNING id, webhook_id, event_id, trigger, attempts, due_at
+       )
+       SELECT ${OWED_COLUMNS} FROM opened s JOIN webhooks.events e ON e.id = s.event_id`,
+      [organizationId, webhookId, eventIds, trigger],
+    );
+    return rows;
+  }
+
+  /**
+   * Opens a recovery series for every stored event of the organization received in [since, until) of the
+   * given kinds that this webhook never received with a 2xx; one per event. Answers the series ids.
+   */
+  async openRecovery(organizationId: string, webhookId: string, kinds: string[], since: Date, until: Date): Promise<string[]> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger)
+       SELECT gen_random_uuid(), $2, e.id, 'recover' FROM webhooks.events e
+       WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
+         AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
+       ORDER BY e.received_at, e.id
+       RETURNING id`,
+      [organizationId, webhookId, since, until, kinds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** These series with what their jobs need, oldest event first. */
+  async seriesToQueue(seriesIds: string[]): Promise<OwedSeries[]> {
+    const { rows } = await this.db.query<OwedSeries>(
+      `SELECT ${OWED_COLUMNS} FROM webhooks.delivery_series s JOIN webhooks.events e ON e.id = s.event_id
+       WHERE s.id = ANY($1::uuid[]) AND s.finished_at IS NULL ORDER BY e.received_at, e.id`,
+      [seriesIds],
+    );
+    return rows;
+  }
+
+  /** Unfinished series whose next attempt was due before `dueBefore`, oldest first, after the given one. */
+  async overdueSeries(dueBefore: Date, after: { dueAt: Date; id: string } | undefined, limit: number): Promise<OwedSeries[]> {
+    const { rows } = await this.db.query<OwedSeries>(
+      `SELECT ${OWED_COLUMNS} FROM webhooks.delivery_series s JOIN webhooks.events e ON e.id = s.event_id
+       WHERE s.finished_at IS NULL AND s.due_at < $1 AND (s.due_at, s.id) > ($2::timestamptz, $3::uuid)
+       ORDER BY s.due_at, s.id LIMIT $4`,
+      [dueBefore, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
+    );
+    return rows;
+  }
+
+  /** A series that will send nothing (its webhook was disabled, deleted or unsubscribed meanwhile). */
+  async finishSeries(seriesId: string): Promise<void> {
+    await this.db.query(`UPDATE webhooks.delivery_series SET finished_at = now() WHERE id = $1 AND finished_at IS NULL`, [seriesId]);
+  }
+}

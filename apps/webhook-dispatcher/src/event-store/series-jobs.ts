@@ -1,0 +1,19 @@
+import { deliveryJob } from '../delivery/delivery-job';
+import type { OwedSeries } from './event-store.repository';
+
+/** The job that carries a series on: explicit for a redelivery or recovery, counting the attempts it already made. */
+export function jobOfSeries(series: OwedSeries, delayMs = 0): ReturnType<typeof deliveryJob> {
+  return deliveryJob(
+    {
+      seriesId: series.id,
+      eventId: series.event_id,
+      eventType: series.event_type,
+      organizationId: series.organization_id,
+      webhookId: series.webhook_id,
+      body: series.body,
+      ...(series.trigger === 'event' ? {} : { explicit: true }),
+      ...(series.attempts > 0 ? { attemptsBefore: series.attempts } : {}),
+    },
+    delayMs,
+  );
+}

@@ -1,0 +1,69 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { counter } from '@platform/service';
+import { DeliveryQueue } from '../delivery/delivery-queue';
+import { WebhooksApiConfig } from '../webhooks.config';
+import { EventStoreRepository } from './event-store.repository';
+import { jobOfSeries } from './series-jobs';
+
+const PAGE = 500;
+
+const requeued = counter('webhook_series_requeued_total', 'Delivery series the reconciler queued again because Redis held no job for them');
+const runs = counter('webhook_reconcile_runs_total', 'Reconciler runs by outcome: done, failed', ['outcome']);
+
+/**
+ * Postgres is the truth of what is owed; Redis holds the work in progress. Every WEBHOOK_RECONCILE_INTERVAL_MS
+ * this looks at the series that owe an attempt that is overdue by more than that interval, and queues again
+ * each one Redis holds no job for (lost with an emptied Redis, or never added when Redis refused it). The
+ * series id is the job id, so replicas reconciling at once, or a job added meanwhile, make no second job.
+ */
+@Injectable()
+export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SeriesReconciler');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopping = false;
+
+  constructor(
+    private readonly store: EventStoreRepository,
+    private readonly deliveryQueue: DeliveryQueue,
+    private readonly config: WebhooksApiConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.reconcile().finally(() => (this.running = undefined));
+    }, this.config.WEBHOOK_RECONCILE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async reconcile(): Promise<void> {
+    const overdueBefore = new Date(Date.now() - this.config.WEBHOOK_RECONCILE_INTERVAL_MS);
+    let after: { dueAt: Date; id: string } | undefined;
+    let total = 0;
+    try {
+      while (!this.stopping) {
+        const owed = await this.store.overdueSeries(overdueBefore, after, PAGE);
+        if (owed.length === 0) break;
+        const missing = new Set(await this.deliveryQueue.missingJobs(owed.map((series) => series.id)));
+        const lost = owed.filter((series) => missing.has(series.id));
+        if (lost.length > 0) await this.deliveryQueue.queue.addBulk(lost.map((series) => jobOfSeries(series)));
+        total += lost.length;
+        requeued.inc(lost.length);
+        const last = owed[owed.length - 1];
+        after = { dueAt: last.due_at, id: last.id };
+        if (owed.length < PAGE) break;
+      }
+      runs.inc({ outcome: 'done' });
+      if (total > 0) this.logger.warn({ series: total }, 'queued again delivery series that Redis held no job for');
+    } catch (error) {
+      runs.inc({ outcome: 'failed' });
+      this.logger.warn({ err: error }, 'could not reconcile the delivery series; the next run tries again');
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { ManagedProcess } from '@platform/runner';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess, testDatabaseUrl } from '@platform/testing';
+import { Database } from '@platform/persistence';
+import { Client } from 'pg';
+import { EventStoreRepository, PRUNE_LOCK } from '../src/event-store/event-store.repository';
+import { EventPublisher } from './event-publisher';
+import { Receiver } from './receiver';
+import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** The stack runs with WEBHOOK_RETRY_DELAYS=200ms,400ms,600ms,800ms,1s. */
+const DELAYS = [200, 400, 600, 800, 1_000];
+
+describe('event store', () => {
+  let orgId: string;
+  let api: ApiClient;
+  let receiver: Receiver;
+  let events: EventPublisher;
+  let db: Client;
+
+  beforeAll(async () => {
+    const org = await createTestOrg();
+    orgId = org.orgId;
+    api = apiClient(org.key);
+    receiver = await Receiver.start();
+    events = await EventPublisher.connect();
+    db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await events.close();
+    await receiver.close();
+  });
+
+  it('keeps every event with the exact bytes that are signed, and one series per subscribed active webhook', async () => {
+    const path = uniquePath('store');
+    const subscribed = await createWebhook(api, receiver.url(path), ['row.created']);
+    const elsewhere = await createWebhook(api, receiver.url(uniquePath('store-other')), ['table.created']);
+    const disabled = await createWebhook(api, receiver.url(uniquePath('store-disabled')), ['row.created']);
+    await api.patch(`/webhooks/${disabled.id}`, { active: false });
+    const table = randomUUID();
+    const event = await events.publish(orgId, 'row.created', { table_id: table, row_id: randomUUID(), row_data: { note: 'Zoë ✓ \u2028' } });
+    const unwanted = await events.publish(orgId, 'member.joined', { member_id: randomUUID(), email: 'a@example.com', role: 'member' });
+    const [hit] = await eventually(() => {
+      expect(receiver.at(path)).toHaveLength(1);
+      return receiver.at(path);
+    });
+    const stored = await eventually(async () => {
+      const { rows } = await db.query(`SELECT id, organization_id, event_type, table_id, body FROM webhooks.events WHERE id = ANY($1::uuid[]) ORDER BY event_type DESC`, [
+        [event.id, unwanted.id],
+      ]);
+      expect(rows).toHaveLength(2);
+      return rows;
+    });
+    expect(Buffer.from(stored[0].body, 'utf8').equals(hit.body)).toBe(true);
+    expect(stored[0]).toMatchObject({ id: event.id, organization_id: orgId, event_type: 'row.created', table_id: table });
+    expect(stored[1]).toMatchObject({ id: unwanted.id, event_type: 'member.joined', table_id: null });
+    await eventually(async () => {
+      const { rows: series } = await db.query(`SELECT webhook_id, trigger, attempts, finished_at FROM webhooks.delivery_series WHERE event_id = $1`, [event.id]);
+      expect(series).toEqual([{ webhook_id: subscribed.id, trigger: 'event', attempts: 1, finished_at: expect.any(Date) }]);
+    });
+    const { rows: others } = await db.query(`SELECT 1 FROM webhooks.delivery_series WHERE webhook_id = ANY($1::uuid[])`, [[elsewhere.id, disabled.id]]);
+    expect(others).toHaveLength(0);
+    const [delivery] = await deliveriesOf(api, subscribed.id);
+    expect(delivery).toMatchObject({ event_id: event.id, success: true, next_retry_at: null });
+  });
+
+  it('keeps one series for an event handed over twice', async () => {
+    const path = uniquePath('store-twice');
+    const hook = await createWebhook(api, receiver.url(path), ['table.updated']);
+    const event = await events.publish(orgId, 'table.updated', { table_id: randomUUID(), table_name: 'T', table_slug: 't' });
+    await eventually(() => expect(receiver.at(path)).toHaveLength(1));
+    await events.publishAs(event, randomUUID());
+    await sleep(1_500);
+    expect(receiver.at(path)).toHaveLength(1);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM webhooks.delivery_series WHERE event_id = $1 AND webhook_id = $2`, [event.id, hook.id]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('gives each failed attempt its next_retry_at, none to the last, and filters the list by success and event type', async () => {
+    const path = uniquePath('store-retry');
+    receiver.on(path, (_request, count) => (count <= 2 ? { status: 503 } : { status: 200 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.updated', 'row.deleted']);
+    const failing = uniquePath('store-exhausted');
+    receiver.on(failing, () => ({ status: 500 }));
+    const exhausted = await createWebhook(api, receiver.url(failing), ['row.deleted']);
+    await events.publish(orgId, 'row.updated');
+    const deleted = await events.publish(orgId, 'row.deleted');
+    await eventually(async () => expect((await deliveriesOf(api, hook.id)).filter((d) => d.success)).toHaveLength(2), { timeoutMs: 20_000 });
+    const all = await deliveriesOf(api, hook.id);
+    for (const delivery of all) {
+      if (delivery.success) expect(delivery.next_retry_at).toBeNull();
+      else {
+        expect(delivery.next_retry_at).toMatch(ISO);
+        const wait = Date.parse(delivery.next_retry_at) - Date.parse(delivery.created_at);
+        expect(wait).toBeGreaterThanOrEqual(DELAYS[delivery.attempt - 1]);
+        expect(wait).toBeLessThan(DELAYS[delivery.attempt - 1] + 2_500);
+      }
+    }
+    const failed = await deliveriesOf(api, hook.id, '?success=false');
+    expect(failed.length).toBe(all.filter((d) => !d.success).length);
+    expect(failed.length).toBeGreaterThanOrEqual(1);
+    expect(failed.every((d) => !d.success)).toBe(true);
+    expect((await deliveriesOf(api, hook.id, '?success=true')).map((d) => d.success)).toEqual([true, true]);
+    const byType = await api.get(`/webhooks/${hook.id}/deliveries?event_type=row.deleted&success=true`);
+    expect(byType.body.data).toEqual([expect.objectContaining({ event_id: deleted.id, event_type: 'row.deleted', success: true })]);
+    expect(byType.body.pagination).toEqual({ page: 1, limit: 50, total: 1 });
+    expect(await deliveriesOf(api, hook.id, '?event_type=table.created')).toEqual([]);
+
+    const last = await eventually(async () => {
+      const list = await deliveriesOf(api, exhausted.id);
+      expect(list).toHaveLength(6);
+      return list;
+    }, { timeoutMs: 20_000 });
+    expect(last.map((d) => d.next_retry_at === null)).toEqual([true, false, false, false, false, false]);
+  });
+
+  it.each([
+    ['success=yes', 'success'],
+    ['success=1', 'success'],
+    ['event_type=row.exploded', 'event_type'],
+    ['colour=red', 'colour'],
+  ])('refuses ?%s with VALIDATION_ERROR naming the field', async (query, field) => {
+    const hook = await createWebhook(api, receiver.url(uniquePath('store-filter')), ['row.created']);
+    const response = await api.get(`/webhooks/${hook.id}/deliveries?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: { field } } });
+  });
+
+  describe('retention', () => {
+    const started: ManagedProcess[] = [];
+    let source: Database;
+    afterAll(async () => {
+      await Promise.all(started.map((process) => process.stop()));
+      await source?.close();
+    });
+
+    async function storeEvent(ageDays: number): Promise<{ eventId: string; deliveryId: string; webhookId: string }> {
+      const hook = await createWebhook(api, receiver.url(uniquePath('retention')), ['row.created']);
+      const eventId = randomUUID();
+      const deliveryId = randomUUID();
+      const at = new Date(Date.now() - ageDays * 86_400_000);
+      await db.query(`INSERT INTO webhooks.events (id, organization_id, event_type, body, received_at) VALUES ($1, $2, 'row.created', '{}', $3)`, [eventId, orgId, at]);
+      await db.query(`INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger, finished_at, created_at) VALUES ($1, $2, $3, 'event', $4, $4)`, [
+        randomUUID(),
+        hook.id,
+        eventId,
+        at,
+      ]);
+      await db.query(
+        `INSERT INTO webhooks.deliveries (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, created_at)
+         VALUES ($1, $2, $3, $4, 'row.created', 1, 200, 5, true, $5)`,
+        [deliveryId, hook.id, orgId, eventId, at],
+      );
+      return { eventId, deliveryId, webhookId: hook.id };
+    }
+    const kept = async (stored: { eventId: string; deliveryId: string }) => {
+      const { rows } = await db.query(
+        `SELECT (SELECT count(*)::int FROM webhooks.events WHERE id = $1) AS events,
+                (SELECT count(*)::int FROM webhooks.delivery_series WHERE event_id = $1) AS series,
+                (SELECT count(*)::int FROM webhooks.deliveries WHERE id = $2) AS deliveries`,
+        [stored.eventId, stored.deliveryId],
+      );
+      return rows[0];
+    };
+
+    it('leaves pruning to the replica that holds the lock, and prunes nothing younger than the cutoff', async () => {
+      source = new Database({ url: testDatabaseUrl(), poolSize: 2, organizationShare: 1, applicationName: 'event-store-spec' });
+      const store = new EventStoreRepository(source);
+      const old = await storeEvent(10);
+      const recent = await storeEvent(8);
+      const cutoff = new Date(Date.now() - 9 * 86_400_000);
+      const holder = new Client({ connectionString: testDatabaseUrl() });
+      await holder.connect();
+      try {
+        await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [PRUNE_LOCK]);
+        expect(await store.pruneBatch(cutoff, 5_000)).toBeUndefined();
+        expect(await kept(old)).toEqual({ events: 1, series: 1, deliveries: 1 });
+        await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [PRUNE_LOCK]);
+        const pruned = await store.pruneBatch(cutoff, 5_000);
+        expect(pruned?.events).toBeGreaterThanOrEqual(1);
+        expect(pruned?.deliveries).toBeGreaterThanOrEqual(1);
+        expect(await kept(old)).toEqual({ events: 0, series: 0, deliveries: 0 });
+        expect(await kept(recent)).toEqual({ events: 1, series: 1, deliveries: 1 });
+      } finally {
+        await holder.end();
+      }
+    });
+
+    it('prunes events, their series and delivery records past EVENT_RETENTION_DAYS in the background at start-up', async () => {
+      const old = await storeEvent(31);
+      const recent = await storeEvent(29);
+      started.push(await startProcess('webhooks', { WEBHOOK_CONSUMER_ENABLED: 'false', EVENT_RETENTION_DAYS: '30' }));
+      await eventually(async () => expect(await kept(old)).toEqual({ events: 0, series: 0, deliveries: 0 }), { timeoutMs: 30_000 });
+      expect(await kept(recent)).toEqual({ events: 1, series: 1, deliveries: 1 });
+      expect(await deliveriesOf(api, old.webhookId)).toEqual([]);
+      expect(await deliveriesOf(api, recent.webhookId)).toHaveLength(1);
+    }, 120_000);
+  });
+});

@@ -1,0 +1,164 @@
+import type { ManagedProcess } from '@platform/runner';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess } from '@platform/testing';
+import { DeliveryQueueClient } from './delivery-queue-client';
+import { Receiver } from './receiver';
+import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+
+const CAP = 3;
+
+/** Workers of the test's own on a queue of its own, each allowed CAP attempts in flight per webhook. */
+// Each case waits on real deliveries, six attempts and admin commands on a shared machine.
+jest.setTimeout(180_000);
+
+describe('fair delivery: a per-webhook in-flight cap shared by every worker', () => {
+  let orgId: string;
+  let api: ApiClient;
+  let receiver: Receiver;
+  const started: ManagedProcess[] = [];
+  const queues: DeliveryQueueClient[] = [];
+
+  const workers = async (queue: DeliveryQueueClient, count: number, env: Record<string, string> = {}) => {
+    const processes = await Promise.all(
+      Array.from({ length: count }, () =>
+        startProcess('webhooks-worker', { WEBHOOK_QUEUE: queue.name, WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: String(CAP), WEBHOOK_TIMEOUT_MS: '20000', ...env }),
+      ),
+    );
+    started.push(...processes);
+    return processes;
+  };
+  const newQueue = () => {
+    const queue = new DeliveryQueueClient();
+    queues.push(queue);
+    return queue;
+  };
+
+  /** How many times these workers parked a job because its webhook's slots were taken. */
+  const parkedCount = async (processes: ManagedProcess[]) => {
+    const counts = await Promise.all(
+      processes.map(async (process) => {
+        const metrics = await (await fetch(`http://127.0.0.1:${process.healthPort}/metrics`)).text();
+        return Number(/^webhook_deliveries_total\{outcome="parked"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+      }),
+    );
+    return counts.reduce((sum, count) => sum + count, 0);
+  };
+
+  beforeAll(async () => {
+    const org = await createTestOrg();
+    orgId = org.orgId;
+    api = apiClient(org.key);
+    receiver = await Receiver.start();
+  });
+
+  afterAll(async () => {
+    await Promise.all(started.map((process) => process.stop()));
+    await Promise.all(queues.map((queue) => queue.close()));
+    await receiver.close();
+  });
+
+  it('two workers together keep a hanging receiver at the cap, waiting costs them nothing and uses up no attempt', async () => {
+    const queue = newQueue();
+    const pair = await workers(queue, 2);
+    const path = uniquePath('cap');
+    let hang = true;
+    receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const sent = await Promise.all(Array.from({ length: 12 }, () => queue.deliver(orgId, hook.id, 'row.created')));
+    await eventually(() => expect(receiver.at(path)).toHaveLength(CAP));
+    await eventually(async () => expect(await parkedCount(pair)).toBe(12 - CAP));
+    // Parked jobs stay out of the workers' way until a slot frees: none is taken up again meanwhile.
+    await sleep(7_000);
+    expect(receiver.at(path)).toHaveLength(CAP);
+    expect(await parkedCount(pair)).toBe(12 - CAP);
+
+    hang = false;
+    receiver.release(200);
+    const deliveries = await eventually(
+      async () => {
+        const list = await deliveriesOf(api, hook.id, '?limit=100');
+        expect(list).toHaveLength(12);
+        return list;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(new Set(deliveries.map((d) => d.event_id))).toEqual(new Set(sent.map((event) => event.id)));
+    expect(deliveries.every((d) => d.success && d.attempt === 1)).toBe(true);
+    expect(receiver.at(path)).toHaveLength(12);
+  });
+
+  it('a hanging receiver delays only its own webhook', async () => {
+    const queue = newQueue();
+    await workers(queue, 1);
+    const slow = uniquePath('slow');
+    receiver.on(slow, () => 'hang');
+    const fast = uniquePath('fast');
+    const slowHook = await createWebhook(api, receiver.url(slow), ['row.created']);
+    const fastHook = await createWebhook(api, receiver.url(fast), ['row.created']);
+    await Promise.all(Array.from({ length: 30 }, () => queue.deliver(orgId, slowHook.id, 'row.created')));
+    await eventually(() => expect(receiver.at(slow)).toHaveLength(CAP));
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 10 }, () => queue.deliver(orgId, fastHook.id, 'row.created')));
+    await eventually(() => expect(receiver.at(fast)).toHaveLength(10), { timeoutMs: 5_000 });
+    const latencies = receiver.at(fast).map((hit) => hit.receivedAt - started);
+    expect(Math.max(...latencies)).toBeLessThan(3_000);
+    expect(receiver.at(slow)).toHaveLength(CAP);
+    receiver.release(200);
+  });
+
+  it('probes a receiver that keeps timing out one request at a time, until it answers', async () => {
+    const queue = newQueue();
+    await workers(queue, 1, { WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s' });
+    const path = uniquePath('breaker');
+    let hang = true;
+    // Five timeouts in a row trip the breaker; the attempts already under way when it trips end first.
+    const tripped = 5 + CAP;
+    let mostOpenOnceTripped = 0;
+    receiver.on(path, async (_request, count) => {
+      if (!hang) return { status: 200 };
+      if (count > tripped) {
+        // Long enough for the previous attempt's abort to reach the receiver, far shorter than an attempt.
+        await sleep(100);
+        mostOpenOnceTripped = Math.max(mostOpenOnceTripped, receiver.openAt(path) + 1);
+      }
+      return 'hang';
+    });
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const sent = await Promise.all(Array.from({ length: 8 }, () => queue.deliver(orgId, hook.id, 'row.created')));
+    await eventually(() => expect(receiver.at(path).length).toBeGreaterThanOrEqual(tripped + 4), { timeoutMs: 60_000 });
+    expect(mostOpenOnceTripped).toBe(1);
+
+    hang = false;
+    await eventually(
+      async () => {
+        const succeeded = (await deliveriesOf(api, hook.id, '?success=true&limit=100')).map((d) => d.event_id);
+        expect(new Set(succeeded)).toEqual(new Set(sent.map((event) => event.id)));
+      },
+      { timeoutMs: 40_000 },
+    );
+  });
+
+  it('frees the slots of a worker killed with SIGKILL while holding them', async () => {
+    const queue = newQueue();
+    // The lease outlives the attempt's deadline (3 s) by a margin; a killed worker's leases lapse after it.
+    const env = { WEBHOOK_TIMEOUT_MS: '3000', WEBHOOK_JOB_LOCK_MS: '1000', WEBHOOK_STALLED_CHECK_MS: '500' };
+    const [doomed] = await workers(queue, 1, env);
+    const path = uniquePath('killed');
+    let hang = true;
+    receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const sent = await Promise.all(Array.from({ length: 6 }, () => queue.deliver(orgId, hook.id, 'row.created')));
+    await eventually(() => expect(receiver.at(path)).toHaveLength(CAP));
+    doomed.kill('SIGKILL');
+    await doomed.exited;
+    hang = false;
+    receiver.release(200);
+    await workers(queue, 1, env);
+    await eventually(
+      async () => {
+        const succeeded = (await deliveriesOf(api, hook.id, '?success=true&limit=100')).map((d) => d.event_id);
+        expect(new Set(succeeded)).toEqual(new Set(sent.map((event) => event.id)));
+      },
+      { timeoutMs: 40_000 },
+    );
+  });
+});

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { ApiClient, apiClient, createTestOrg, eventually } from '@platform/testing';
+import { EventPublisher } from './event-publisher';
+import { Receiver } from './receiver';
+import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
+
+const QUIET_MS = 1_500;
+
+// Each case waits on real deliveries, six attempts and admin commands on a shared machine.
+jest.setTimeout(180_000);
+
+describe('redeliver and recover', () => {
+  let orgId: string;
+  let api: ApiClient;
+  let other: ApiClient;
+  let receiver: Receiver;
+  let events: EventPublisher;
+
+  beforeAll(async () => {
+    const org = await createTestOrg();
+    orgId = org.orgId;
+    api = apiClient(org.key);
+    other = apiClient((await createTestOrg()).key);
+    receiver = await Receiver.start();
+    events = await EventPublisher.connect();
+  });
+
+  afterAll(async () => {
+    await events.close();
+    await receiver.close();
+  });
+
+  const idsAt = (path: string) => receiver.at(path).map((hit) => hit.headers['webhook-id'] as string);
+
+  it('redelivers a delivery of a failed webhook as a new series, and its 2xx makes the webhook active', async () => {
+    const path = uniquePath('redeliver');
+    let down = true;
+    receiver.on(path, () => (down ? { status: 500 } : { status: 200 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const event = await events.publish(orgId, 'row.created');
+    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'), { timeoutMs: 20_000 });
+    const [lastAttempt] = await deliveriesOf(api, hook.id);
+    expect(lastAttempt).toMatchObject({ attempt: 6, success: false });
+    down = false;
+    const response = await api.post(`/webhooks/${hook.id}/deliveries/${lastAttempt.id}/redeliver`, {});
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ success: true, data: { event_id: event.id, webhook_id: hook.id, status: 'queued' } });
+    await eventually(() => expect(receiver.at(path)).toHaveLength(7));
+    const resent = receiver.at(path)[6];
+    expect(resent.headers['webhook-id']).toBe(event.id);
+    expect(resent.body.toString('utf8')).toBe(JSON.stringify(event));
+    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('active'));
+    expect((await deliveriesOf(api, hook.id))[0]).toMatchObject({ event_id: event.id, attempt: 1, success: true, next_retry_at: null });
+  });
+
+  it('redelivers to a disabled webhook, which is an explicit request', async () => {
+    const path = uniquePath('redeliver-disabled');
+    const hook = await createWebhook(api, receiver.url(path), ['row.updated']);
+    const event = await events.publish(orgId, 'row.updated');
+    await eventually(() => expect(receiver.at(path)).toHaveLength(1));
+    const [delivery] = await eventually(async () => {
+      const list = await deliveriesOf(api, hook.id);
+      expect(list).toHaveLength(1);
+      return list;
+    });
+    await api.patch(`/webhooks/${hook.id}`, { active: false });
+    expect((await api.post(`/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`)).status).toBe(201);
+    await eventually(() => expect(idsAt(path)).toEqual([event.id, event.id]));
+  });
+
+  it('recovers every event a webhook never received, after its six attempts failed and while it was disabled, once per call', async () => {
+    const path = uniquePath('recover');
+    let down = false;
+    receiver.on(path, () => (down ? { status: 503 } : { status: 200 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created', 'row.deleted']);
+    const since = new Date().toISOString();
+    const received = await events.publish(orgId, 'row.created');
+    await eventually(() => expect(idsAt(path)).toEqual([received.id]));
+    down = true;
+    const failed = await events.publish(orgId, 'row.created');
+    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'), { timeoutMs: 20_000 });
+    await api.patch(`/webhooks/${hook.id}`, { active: false });
+    const whileDisabled = [await events.publish(orgId, 'row.deleted'), await events.publish(orgId, 'row.created')];
+    const notSubscribed = await events.publish(orgId, 'table.created');
+    const otherOrganization = await events.publish((await createTestOrg()).orgId, 'row.created');
+    await sleep(QUIET_MS);
+    expect(idsAt(path).filter((id) => id !== failed.id)).toEqual([received.id]);
+
+    down = false;
+    await api.patch(`/webhooks/${hook.id}`, { active: true });
+    const recovered = await api.post(`/webhooks/${hook.id}/recover`, { since });
+    expect(recovered.status).toBe(201);
+    expect(recovered.body).toEqual({ success: true, data: { queued: 3 } });
+    const owed = [failed.id, ...whileDisabled.map((event) => event.id)];
+    await eventually(() => expect(idsAt(path).slice(7).sort()).toEqual([...owed].sort()));
+    await sleep(QUIET_MS);
+    expect(idsAt(path)).toHaveLength(10);
+    expect(idsAt(path)).not.toContain(notSubscribed.id);
+    expect(idsAt(path)).not.toContain(otherOrganization.id);
+    await eventually(async () => expect((await deliveriesOf(api, hook.id, '?success=true')).length).toBe(4));
+
+    const again = await api.post(`/webhooks/${hook.id}/recover`, { since, until: new Date().toISOString() });
+    expect(again.body.data).toEqual({ queued: 0 });
+  });
+
+  it.each([
+    ['no since', {}, 'since'],
+    ['a since that is not a timestamp', { since: 'yesterday' }, 'since'],
+    ['a since past the retention', { since: new Date(Date.now() - 31 * 86_400_000).toISOString() }, 'since'],
+    ['an until before since', { since: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() - 120_000).toISOString() }, 'until'],
+    ['an unknown property', { since: new Date().toISOString(), events: ['row.created'] }, 'events'],
+  ])('refuses a recovery with %s', async (_what, body, field) => {
+    const hook = await createWebhook(api, receiver.url(uniquePath('recover-refused')), ['row.created']);
+    const response = await api.post(`/webhooks/${hook.id}/recover`, body);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: { field } } });
+  });
+
+  it('answers 404 for another organization’s webhook or delivery, and 400 for a test send', async () => {
+    const path = uniquePath('redeliver-owner');
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    await api.post(`/webhooks/${hook.id}/test`, {});
+    const [testSend] = await deliveriesOf(api, hook.id);
+    expect((await other.post(`/webhooks/${hook.id}/deliveries/${testSend.id}/redeliver`)).status).toBe(404);
+    expect((await other.post(`/webhooks/${hook.id}/recover`, { since: new Date().toISOString() })).status).toBe(404);
+    expect((await api.post(`/webhooks/${hook.id}/deliveries/${randomUUID()}/redeliver`)).status).toBe(404);
+    const refused = await api.post(`/webhooks/${hook.id}/deliveries/${testSend.id}/redeliver`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.field).toBe('delivery_id');
+  });
+});

@@ -1,0 +1,75 @@
+import { Client } from 'pg';
+import { cpuMs, residentMiB } from './process-usage';
+
+/** Where each measured process is now (a restarted worker has a new pid); undefined while it is down. */
+export type PidsOf = () => Record<string, number | undefined>;
+
+export interface MemoryFigures {
+  idleMiB: Record<string, number | undefined>;
+  peakMiB: Record<string, number>;
+}
+
+/**
+ * Samples the RSS of every process of the bench stack while the scenarios run (peak under load), and
+ * reads CPU time per process, Postgres backends of the bench database included, around a scenario.
+ */
+export class UsageSampler {
+  private readonly peak: Record<string, number> = {};
+  private idle: Record<string, number | undefined> = {};
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly pids: PidsOf,
+    private readonly databaseUrl: string,
+  ) {}
+
+  recordIdle(): void {
+    this.idle = Object.fromEntries(Object.entries(this.pids()).map(([name, pid]) => [name, pid ? residentMiB(pid) : undefined]));
+  }
+
+  start(everyMs = 500): void {
+    this.timer = setInterval(() => this.sample(), everyMs);
+  }
+
+  stop(): MemoryFigures {
+    clearInterval(this.timer);
+    this.sample();
+    return { idleMiB: this.idle, peakMiB: { ...this.peak } };
+  }
+
+  /** CPU ms used so far by each process, and by the Postgres backends serving the bench database. */
+  async cpu(): Promise<Record<string, number>> {
+    const usage: Record<string, number> = {};
+    for (const [name, pid] of Object.entries(this.pids())) if (pid) usage[name] = cpuMs(pid);
+    usage.postgres = (await this.backendPids()).reduce((sum, pid) => sum + cpuMs(pid), 0);
+    return usage;
+  }
+
+  private sample(): void {
+    for (const [name, pid] of Object.entries(this.pids())) {
+      const rss = pid ? residentMiB(pid) : undefined;
+      if (rss !== undefined) this.peak[name] = Math.max(this.peak[name] ?? 0, rss);
+    }
+  }
+
+  private async backendPids(): Promise<number[]> {
+    const db = new Client({ connectionString: this.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      return rows.map((row) => row.pid);
+    } finally {
+      await db.end();
+    }
+  }
+}
+
+/** CPU ms per unit of work between two readings, for every process that used any. */
+export function cpuPer(before: Record<string, number>, after: Record<string, number>, units: number): Record<string, number> {
+  const per: Record<string, number> = {};
+  for (const [name, end] of Object.entries(after)) {
+    const used = end - (before[name] ?? 0);
+    if (used > 0 && units > 0) per[name] = Math.round((used / units) * 1000) / 1000;
+  }
+  return per;
+}

@@ -1,0 +1,243 @@
+/**
+ * Row creates through the gateway beside the bare ceiling (as fast as they go, and at a fixed 1,000/s),
+ * and list latency at growing table sizes.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import type { BenchOrg } from '../lib/bench-stack';
+import { benchApi, log, percentile, round } from '../lib/bench-http';
+import { cpuMs } from '../lib/process-usage';
+import { cpuPer, UsageSampler } from '../lib/usage-sampler';
+
+const SELECT_VALUES = ['a', 'b', 'c', 'd', 'e'];
+/** Issue 14: the page at depth 10,000 (limit 50), by cursor and by page. */
+const DEEP_PAGE_DEPTH = 10_000;
+
+export const ROW_FIELDS = [
+  { name: 'Title', field_type: 'text' },
+  { name: 'Amount', field_type: 'number', options: { precision: 2 } },
+  { name: 'Status', field_type: 'select', options: { values: SELECT_VALUES } },
+  { name: 'Day', field_type: 'date' },
+  { name: 'Done', field_type: 'checkbox' },
+  { name: 'Email', field_type: 'email' },
+];
+const ROW = { data: { title: 'Benchmark row', amount: 1234.5, status: 'c', day: '2024-05-01', done: true, email: 'bench@example.com' } };
+
+export interface RowsSettings {
+  durationS: number;
+  connections: number;
+  fixedRate: number;
+  sizes: number[];
+  listRequests: number;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface CreateFigures {
+  gateway: LoadResult;
+  bare: LoadResult;
+  ratio: number;
+  atFixedRate: { rate: number; gateway: LoadResult; bare: LoadResult };
+  /** CPU ms per create, by process, while the gateway ran as fast as it goes. */
+  cpuMsPerCreate: Record<string, number>;
+  cpuMsPerBareCreate: Record<string, number>;
+}
+
+export interface ListFigures {
+  rows: number;
+  unfiltered: { p50: number; p95: number; p99: number };
+  filtered: { p50: number; p95: number; p99: number };
+  /** The page at depth 10,000 (limit 50), reached by `cursor` and by `page`. */
+  deep: { depth: number; cursor: { p50: number; p95: number; p99: number }; page: { p50: number; p95: number; p99: number } };
+}
+
+export interface BatchCreateFigures {
+  connections: number;
+  rowsPerRequest: number;
+  rowsPerSecond: number;
+  requests: LoadResult;
+}
+
+/** Batch creates of 100 rows per request through the gateway, as fast as they go. */
+export async function measureBatchCreates(gatewayUrl: string, org: BenchOrg, settings: RowsSettings): Promise<BatchCreateFigures> {
+  const api = benchApi(gatewayUrl, org.key);
+  const tableId = (await api('POST', '/tables', { name: `bench batches ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
+  const rowsPerRequest = 100;
+  const connections = 10;
+  try {
+    log(`batch creates: ${rowsPerRequest} rows per request, ${connections} connections, ${settings.durationS}s ...`);
+    const result = await autocannon({
+      url: `${gatewayUrl}/tables/${tableId}/rows/batch`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${org.key}` },
+      body: JSON.stringify({ rows: Array.from({ length: rowsPerRequest }, () => ROW) }),
+      connections,
+      duration: settings.durationS,
+    });
+    const requests = { rps: round(result.requests.average, 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+    return { connections, rowsPerRequest, rowsPerSecond: Math.round(requests.rps * rowsPerRequest), requests };
+  } finally {
+    await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
+  }
+}
+
+/** The cursor of the page that starts at `depth`, found by walking there once. */
+async function cursorAtDepth(gatewayUrl: string, key: string, base: string, depth: number, limit: number): Promise<string> {
+  let cursor = '';
+  for (let seen = 0; seen < depth; seen += limit) {
+    const res = await fetch(`${gatewayUrl}${base}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await res.json()) as { pagination: { next_cursor: string | null } };
+    if (!body.pagination.next_cursor) throw new Error(`the table ends before depth ${depth}`);
+    cursor = body.pagination.next_cursor;
+  }
+  return cursor;
+}
+
+async function load(url: string, headers: Record<string, string>, durationS: number, connections: number, rate?: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(ROW),
+    connections,
+    duration: durationS,
+    ...(rate ? { overallRate: rate } : {}),
+  });
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function startBare(databaseUrl: string, port: number): Promise<{ pid: number; stop: () => void }> {
+  const child = spawn(process.execPath, [resolve(__dirname, 'bare-server.js')], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((ready, fail) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready());
+    child.once('exit', (code) => fail(new Error(`bare server exited with ${code}`)));
+  });
+  return { pid: child.pid as number, stop: () => child.kill('SIGTERM') };
+}
+
+/** Creates through the gateway and through the bare server, each as fast as it goes, then both at the fixed rate. */
+export async function measureCreates(
+  gatewayUrl: string,
+  databaseUrl: string,
+  org: BenchOrg,
+  usage: UsageSampler,
+  settings: RowsSettings,
+  barePort: number,
+): Promise<CreateFigures> {
+  const api = benchApi(gatewayUrl, org.key);
+  const bare = await startBare(databaseUrl, barePort);
+  const tableId = (await api('POST', '/tables', { name: `bench creates ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
+  try {
+    const url = `${gatewayUrl}/tables/${tableId}/rows`;
+    const auth = { authorization: `Bearer ${org.key}` };
+    const bareUrl = `http://127.0.0.1:${barePort}/rows`;
+    log('creates: warming up both ...');
+    await load(url, auth, 3, 10);
+    await load(bareUrl, {}, 3, 10);
+    log(`creates: ${settings.connections} connections, ${settings.durationS}s each, as fast as they go ...`);
+    const cpuBefore = await usage.cpu();
+    const gateway = await load(url, auth, settings.durationS, settings.connections);
+    const cpuAfter = await usage.cpu();
+    const bareBefore = { ...(await usage.cpu()), bare: cpuMs(bare.pid) };
+    const bareMax = await load(bareUrl, {}, settings.durationS, settings.connections);
+    const bareAfter = { ...(await usage.cpu()), bare: cpuMs(bare.pid) };
+    log(`creates: at a fixed ${settings.fixedRate}/s ...`);
+    const gatewayFixed = await load(url, auth, settings.durationS, settings.connections, settings.fixedRate);
+    const bareFixed = await load(bareUrl, {}, settings.durationS, settings.connections, settings.fixedRate);
+    const creates = gateway.rps * settings.durationS;
+    const bareCreates = bareMax.rps * settings.durationS;
+    const bareCpu = cpuPer(bareBefore, bareAfter, bareCreates);
+    return {
+      gateway,
+      bare: bareMax,
+      ratio: round(gateway.rps / bareMax.rps, 3),
+      atFixedRate: { rate: settings.fixedRate, gateway: gatewayFixed, bare: bareFixed },
+      cpuMsPerCreate: cpuPer(cpuBefore, cpuAfter, creates),
+      cpuMsPerBareCreate: { bare: bareCpu.bare, postgres: bareCpu.postgres },
+    };
+  } finally {
+    bare.stop();
+    await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
+  }
+}
+
+/** Latency of one GET, `requests` times with 4 in flight; answers p50/p95/p99 in ms. */
+async function listLatency(gatewayUrl: string, key: string, path: string, requests: number): Promise<ListFigures['unfiltered']> {
+  const timings: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests) {
+      next += 1;
+      const started = performance.now();
+      const res = await fetch(`${gatewayUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+      timings.push(performance.now() - started);
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  timings.sort((a, b) => a - b);
+  return { p50: round(percentile(timings, 50), 1), p95: round(percentile(timings, 95), 1), p99: round(percentile(timings, 99), 1) };
+}
+
+/** Fills a table created through the API straight in SQL: pushing a million rows through HTTP would take the whole run. */
+async function seed(db: Client, tableId: string, rows: number): Promise<void> {
+  const { rows: fields } = await db.query('SELECT slug, column_name FROM tables.fields WHERE table_id = $1', [tableId]);
+  const column = Object.fromEntries(fields.map((f: { slug: string; column_name: string }) => [f.slug, `"${f.column_name}"`]));
+  const { rows: [table] } = await db.query('SELECT storage_name FROM tables.user_tables WHERE id = $1', [tableId]);
+  await db.query(
+    `INSERT INTO tables."${table.storage_name}" (id, created_at, updated_at, ${column.title}, ${column.amount}, ${column.status}, ${column.day}, ${column.done}, ${column.email})
+     SELECT gen_random_uuid(), now() - g * interval '1 second', now(), 'row ' || g, round((random() * 1000000)::numeric, 2),
+       ($2::text[])[1 + g % 5], date '2000-01-01' + g % 9000, g % 2 = 0, 'user' || g || '@example.com'
+     FROM generate_series(1, $1::int) g`,
+    [rows, SELECT_VALUES],
+  );
+  await db.query('UPDATE tables.row_counts SET n = n + $2 WHERE table_id = $1 AND slot = 0', [tableId, rows]);
+  await db.query(`VACUUM ANALYZE tables."${table.storage_name}"`);
+}
+
+/** Page 1 of 50 sorted by the number field, without and with a filter matching 20% of the rows, at each size. */
+export async function measureLists(gatewayUrl: string, databaseUrl: string, org: BenchOrg, settings: RowsSettings): Promise<ListFigures[]> {
+  const api = benchApi(gatewayUrl, org.key);
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const figures: ListFigures[] = [];
+  try {
+    for (const size of settings.sizes) {
+      const tableId = (await api('POST', '/tables', { name: `bench list ${size} ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
+      try {
+        log(`lists: seeding ${size} rows ...`);
+        await seed(db, tableId, size);
+        const base = `/tables/${tableId}/rows?sort=amount&order=asc&limit=50`;
+        await listLatency(gatewayUrl, org.key, base, 20);
+        const unfiltered = await listLatency(gatewayUrl, org.key, base, settings.listRequests);
+        const filtered = await listLatency(gatewayUrl, org.key, `${base}&filter=${encodeURIComponent(JSON.stringify({ status: 'a' }))}`, settings.listRequests);
+        const depth = Math.min(DEEP_PAGE_DEPTH, size - 50);
+        const cursor = await cursorAtDepth(gatewayUrl, org.key, base, depth, 50);
+        const deep = {
+          depth,
+          cursor: await listLatency(gatewayUrl, org.key, `${base}&cursor=${encodeURIComponent(cursor)}`, settings.listRequests),
+          page: await listLatency(gatewayUrl, org.key, `${base}&page=${depth / 50 + 1}`, settings.listRequests),
+        };
+        figures.push({ rows: size, unfiltered, filtered, deep });
+        log(`lists: ${size} rows: unfiltered p95 ${unfiltered.p95} ms, filtered p95 ${filtered.p95} ms`);
+      } finally {
+        await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
+      }
+    }
+  } finally {
+    await db.end();
+  }
+  return figures;
+}

@@ -1,0 +1,86 @@
+/**
+ * `npm run bench`: starts a stack of its own, runs every scenario beside its ceiling in the same run, and
+ * prints the figures, the ratios and the targets. BENCH_QUICK=1 runs a shorter version of each.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { freePort } from '@platform/testing';
+import { startBenchStack, REPO_ROOT } from './lib/bench-stack';
+import { log, sleep } from './lib/bench-http';
+import { UsageSampler } from './lib/usage-sampler';
+import { printSummary } from './report';
+import { measureBatchCreates, measureCreates, measureLists, RowsSettings } from './rows/scenarios';
+import { measureWebhooks, WebhooksSettings } from './webhooks/scenarios';
+
+const quick = process.env.BENCH_QUICK === '1';
+const number = (name: string, full: number, short: number) => Number(process.env[name] ?? (quick ? short : full));
+
+const rows: RowsSettings = {
+  durationS: number('BENCH_DURATION_S', 15, 5),
+  connections: number('BENCH_CONNECTIONS', 50, 50),
+  fixedRate: number('BENCH_FIXED_RATE', 1_000, 1_000),
+  sizes: (process.env.BENCH_SIZES ?? (quick ? '10000,100000' : '10000,1000000')).split(',').map(Number),
+  listRequests: number('BENCH_LIST_REQUESTS', 400, 200),
+};
+const webhooks: WebhooksSettings = {
+  latencyRate: number('BENCH_WEBHOOK_RATE', 500, 500),
+  latencyDurationS: number('BENCH_WEBHOOK_DURATION_S', 10, 5),
+  backlogRows: number('BENCH_BACKLOG_ROWS', 4_000, 1_000),
+  drainTimeoutMs: number('BENCH_DRAIN_TIMEOUT_MS', 120_000, 60_000),
+  ceilingInFlight: number('BENCH_CEILING_IN_FLIGHT', 100, 100),
+};
+const IDLE_SETTLE_MS = number('BENCH_IDLE_SETTLE_MS', 10_000, 5_000);
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const loadAtStart = loadAverage();
+  log(`starting the bench stack (${quick ? 'quick' : 'full'} run) ...`);
+  const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
+  const usage = new UsageSampler(() => stack.pids(), stack.databaseUrl);
+  // Ctrl-C still stops the stack's processes and NATS and drops the bench database.
+  const interrupted = () => void stack.shutdown().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    await sleep(IDLE_SETTLE_MS);
+    usage.recordIdle();
+    usage.start();
+    const org = await stack.createOrg();
+    const creates = await measureCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort());
+    const batches = await measureBatchCreates(stack.gatewayUrl, org, rows);
+    const deliveries = await measureWebhooks(stack, org, usage, webhooks);
+    const lists = await measureLists(stack.gatewayUrl, stack.databaseUrl, org, rows);
+    const memory = usage.stop();
+    const report = {
+      date: started.toISOString(),
+      mode: quick ? 'quick' : 'full',
+      machine: machine(loadAtStart),
+      settings: { rows, webhooks },
+      creates,
+      batches,
+      deliveries,
+      lists,
+      memory,
+    };
+    const file = resolve(REPO_ROOT, 'dist/bench-report.json');
+    mkdirSync(resolve(REPO_ROOT, 'dist'), { recursive: true });
+    writeFileSync(file, JSON.stringify(report, null, 2));
+    printSummary(report);
+    log(`full figures: ${file}`);
+  } finally {
+    usage.stop();
+    await stack.shutdown();
+  }
+}
+
+const loadAverage = () => loadavg().map((n) => Math.round(n * 10) / 10);
+
+function machine(loadAtStart: number[]) {
+  return { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverage: { start: loadAtStart, end: loadAverage() } };
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+/**
+ * The noisy neighbour: one webhook whose receiver never answers (the delivery timeout stays at its 30 s
+ * default) with 1,000 deliveries queued for it, and a healthy webhook of another organization receiving
+ * rows created at 100/s. The healthy webhook's commit-to-receipt latency is the figure: with the
+ * per-webhook in-flight cap it stays what it is without the neighbour.
+ * Usage: node dist/bench/webhooks/noisy-neighbour.js (starts a stack of its own, like `npm run bench`).
+ */
+import { performance } from 'node:perf_hooks';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { Pool } from 'undici';
+import { startBenchStack } from '../lib/bench-stack';
+import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
+import { ArrivalRecorder, HANGING_PREFIX } from './receiver';
+
+const BACKLOG = Number(process.env.BENCH_NOISY_BACKLOG ?? 1_000);
+const RATE = Number(process.env.BENCH_NOISY_RATE ?? 100);
+const DURATION_S = Number(process.env.BENCH_NOISY_DURATION_S ?? 30);
+const now = () => performance.now() + performance.timeOrigin;
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
+  const receiver = new ArrivalRecorder();
+  const port = await receiver.listen();
+  const redis = new IORedis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(stack.env.WEBHOOK_QUEUE, { connection: redis });
+  const gatewayUrl = new URL(stack.gatewayUrl);
+  const gateway = new Pool(gatewayUrl.origin, { connections: 32 });
+  try {
+    const noisy = await stack.createOrg();
+    const healthy = await stack.createOrg();
+    const noisyApi = benchApi(stack.gatewayUrl, noisy.key);
+    const healthyApi = benchApi(stack.gatewayUrl, healthy.key);
+    const fields = [{ name: 'Title', field_type: 'text' }];
+    const noisyTable = (await noisyApi('POST', '/tables', { name: 'noisy', fields })).data.id as string;
+    const healthyTable = (await healthyApi('POST', '/tables', { name: 'healthy', fields })).data.id as string;
+    await noisyApi('POST', '/webhooks', { name: 'never answers', url: `http://127.0.0.1:${port}${HANGING_PREFIX}`, events: ['row.created'] });
+    await healthyApi('POST', '/webhooks', { name: 'healthy', url: `http://127.0.0.1:${port}/healthy`, events: ['row.created'] });
+
+    log(`noisy neighbour: queueing ${BACKLOG} deliveries to a receiver that never answers ...`);
+    for (let made = 0; made < BACKLOG; made += 100) {
+      const rows = Array.from({ length: Math.min(100, BACKLOG - made) }, (_, i) => ({ data: { title: `noise ${made + i}` } }));
+      await noisyApi('POST', `/tables/${noisyTable}/rows/batch`, { rows });
+    }
+    await sleep(2_000);
+    const counts = await queue.getJobCounts('waiting', 'delayed', 'active');
+    log(`noisy neighbour: queue ${JSON.stringify(counts)}, ${receiver.hanging} requests hanging; healthy rows at ${RATE}/s for ${DURATION_S}s ...`);
+
+    const responses = new Map<string, number>();
+    const started = now();
+    let issued = 0;
+    let errors = 0;
+    const inFlight: Promise<void>[] = [];
+    while (issued < RATE * DURATION_S) {
+      const due = Math.min(RATE * DURATION_S, Math.floor(((now() - started) / 1000) * RATE));
+      for (; issued < due; issued += 1) {
+        inFlight.push(
+          gateway
+            .request({
+              method: 'POST',
+              path: `${gatewayUrl.pathname}/tables/${healthyTable}/rows`,
+              headers: { authorization: `Bearer ${healthy.key}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ data: { title: `healthy ${issued}` } }),
+            })
+            .then(async (res) => {
+              const json = (await res.body.json()) as { data: { id: string } };
+              if (res.statusCode !== 201) throw new Error(`create: ${res.statusCode}`);
+              responses.set(json.data.id, now());
+            })
+            .catch(() => void (errors += 1)),
+        );
+      }
+      await sleep(10);
+    }
+    await Promise.all(inFlight);
+    const deadline = Date.now() + 30_000;
+    const healthyArrivals = () => receiver.arrivals.filter((arrival) => arrival.path === '/healthy' && responses.has(arrival.rowId));
+    while (healthyArrivals().length < responses.size && Date.now() < deadline) await sleep(100);
+    const latencies = healthyArrivals()
+      .map((arrival) => arrival.at - (responses.get(arrival.rowId) as number))
+      .sort((a, b) => a - b);
+    const figures = {
+      date: new Date().toISOString(),
+      backlog: BACKLOG,
+      hangingAtEnd: receiver.hanging,
+      noisyQueue: await queue.getJobCounts('waiting', 'delayed', 'active'),
+      healthy: {
+        rate: RATE,
+        created: responses.size,
+        createErrors: errors,
+        delivered: latencies.length,
+        p50: round(percentile(latencies, 50), 1),
+        p99: round(percentile(latencies, 99), 1),
+        max: round(latencies[latencies.length - 1] ?? NaN, 1),
+      },
+    };
+    log(JSON.stringify(figures, null, 2));
+  } finally {
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    redis.disconnect();
+    await receiver.close();
+    await gateway.close();
+    await stack.shutdown();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,224 @@
+/**
+ * Webhook deliveries: commit-to-receipt latency at a fixed create rate with one webhook; the delivery
+ * rate of one and of two worker processes draining a backlog for five webhooks; beside the ceiling of
+ * one process POSTing signed bodies of the same size to the same receiver.
+ */
+import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { Pool } from 'undici';
+import type { BenchOrg, BenchStack } from '../lib/bench-stack';
+import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
+import { cpuPer, UsageSampler } from '../lib/usage-sampler';
+import { ArrivalRecorder } from './receiver';
+
+const now = () => performance.now() + performance.timeOrigin;
+const BATCH_ROWS = 100;
+
+export interface WebhooksSettings {
+  latencyRate: number;
+  latencyDurationS: number;
+  backlogRows: number;
+  drainTimeoutMs: number;
+  ceilingInFlight: number;
+}
+
+export interface LatencyFigures {
+  rate: number;
+  created: number;
+  createdPerSecond: number;
+  deliveries: number;
+  expected: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface DrainFigures {
+  workers: number;
+  webhooks: number;
+  deliveries: number;
+  expected: number;
+  duplicates: number;
+  deliveriesPerSecond: number;
+  /** CPU ms per delivery, by process, while the backlog drained. */
+  cpuMsPerDelivery: Record<string, number>;
+}
+
+export interface WebhookFigures {
+  latency: LatencyFigures;
+  /** CPU ms per delivery job, by process, from the create to the job in the queue (gateway, tables, relay, fan-out). */
+  cpuMsPerQueuedJob: Record<string, number>;
+  oneWorker: DrainFigures;
+  twoWorkers: DrainFigures;
+  ceiling: { perSecond: number; inFlight: number; bodyBytes: number };
+  ratioOneWorkerToCeiling: number;
+  secondWorkerGain: number;
+}
+
+/** Creates rows at `rate` per second for the duration; keeps each row's create-response time by row id. */
+async function createAtRate(gateway: Pool, base: URL, key: string, tableId: string, rate: number, durationS: number, responses: Map<string, number>) {
+  const total = Math.round(rate * durationS);
+  const started = now();
+  let issued = 0;
+  let errors = 0;
+  const inFlight: Promise<void>[] = [];
+  while (issued < total) {
+    const due = Math.min(total, Math.floor(((now() - started) / 1000) * rate));
+    for (; issued < due; issued += 1) {
+      inFlight.push(
+        gateway
+          .request({
+            method: 'POST',
+            path: `${base.pathname}/tables/${tableId}/rows`,
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ data: { title: `row ${issued}` } }),
+          })
+          .then(async (res) => {
+            const json = (await res.body.json()) as { data: { id: string } };
+            if (res.statusCode !== 201) throw new Error(`create: ${res.statusCode}`);
+            responses.set(json.data.id, now());
+          })
+          .catch(() => void (errors += 1)),
+      );
+    }
+    await sleep(10);
+  }
+  await Promise.all(inFlight);
+  return { seconds: (now() - started) / 1000, errors };
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: UsageSampler, settings: WebhooksSettings): Promise<WebhookFigures> {
+  const api = benchApi(stack.gatewayUrl, org.key);
+  const base = new URL(stack.gatewayUrl);
+  const gateway = new Pool(base.origin, { connections: 64 });
+  const redis = new IORedis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(stack.env.WEBHOOK_QUEUE, { connection: redis });
+  const receiver = new ArrivalRecorder();
+  const port = await receiver.listen();
+  const tableId = (await api('POST', '/tables', { name: `bench webhooks ${Date.now()}`, fields: [{ name: 'Title', field_type: 'text' }] })).data.id as string;
+  const subscribe = async (count: number, label: string) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      ids.push((await api('POST', '/webhooks', { name: `bench ${label} ${i}`, url: `http://127.0.0.1:${port}/${label}-${i}`, events: ['row.created'] })).data.id);
+    }
+    return ids;
+  };
+  const unsubscribe = async (ids: string[]) => {
+    for (const id of ids) await api('DELETE', `/webhooks/${id}`);
+  };
+
+  /** One webhook, rows at the fixed rate: how long from the create's answer to the receiver. */
+  const latency = async (rate: number, durationS: number): Promise<LatencyFigures> => {
+    const hooks = await subscribe(1, 'latency');
+    receiver.reset();
+    const responses = new Map<string, number>();
+    const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses);
+    await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
+    await unsubscribe(hooks);
+    const latencies = receiver.arrivals.filter((a) => responses.has(a.rowId)).map((a) => a.at - (responses.get(a.rowId) as number)).sort((a, b) => a - b);
+    return {
+      rate,
+      created: responses.size,
+      createdPerSecond: Math.round(responses.size / seconds),
+      deliveries: latencies.length,
+      expected: responses.size,
+      p50: round(percentile(latencies, 50), 1),
+      p99: round(percentile(latencies, 99), 1),
+      max: round(latencies[latencies.length - 1] ?? NaN, 1),
+    };
+  };
+
+  let queuedJobCpu: Record<string, number> = {};
+  /** Five webhooks; the queue is paused while a backlog of deliveries builds, then the workers drain it. */
+  const drain = async (workers: number): Promise<DrainFigures> => {
+    const webhooks = 5;
+    const hooks = await subscribe(webhooks, `drain${workers}`);
+    const extra = workers > 1 ? await stack.extraWorker() : undefined;
+    try {
+      await queue.pause();
+      receiver.reset();
+      const expected = settings.backlogRows * webhooks;
+      const before = await usage.cpu();
+      for (let made = 0; made < settings.backlogRows; made += BATCH_ROWS * 4) {
+        await Promise.all(
+          Array.from({ length: 4 }, (_, i) => Math.min(BATCH_ROWS, settings.backlogRows - made - i * BATCH_ROWS))
+            .filter((n) => n > 0)
+            .map((n) => api('POST', `/tables/${tableId}/rows/batch`, { rows: Array.from({ length: n }, (_, j) => ({ data: { title: `backlog ${made + j}` } })) })),
+        );
+      }
+      await waitFor(async () => (await queue.getWaitingCount()) >= expected, settings.drainTimeoutMs, 'the backlog in the queue');
+      if (workers === 1) queuedJobCpu = cpuPer(before, await usage.cpu(), expected);
+      const drainBefore = await usage.cpu();
+      await queue.resume();
+      await waitFor(() => receiver.arrivals.length >= expected, settings.drainTimeoutMs, 'the backlog delivered').catch(() => undefined);
+      const drainAfter = await usage.cpu();
+      const times = receiver.arrivals.map((a) => a.at).sort((a, b) => a - b);
+      const seconds = (times[times.length - 1] - times[0]) / 1000;
+      const unique = new Set(receiver.arrivals.map((a) => `${a.path}|${a.rowId}`)).size;
+      const figures = {
+        workers,
+        webhooks,
+        deliveries: receiver.arrivals.length,
+        expected,
+        duplicates: receiver.arrivals.length - unique,
+        deliveriesPerSecond: Math.round(receiver.arrivals.length / seconds),
+        cpuMsPerDelivery: cpuPer(drainBefore, drainAfter, receiver.arrivals.length),
+      };
+      log(`webhooks: ${workers} worker(s) drained ${figures.deliveries}/${expected} at ${figures.deliveriesPerSecond}/s`);
+      return figures;
+    } finally {
+      await queue.resume();
+      await extra?.stop(15_000);
+      await unsubscribe(hooks);
+    }
+  };
+
+  try {
+    log('webhooks: warming up ...');
+    await latency(100, 2);
+    log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s for ${settings.latencyDurationS}s ...`);
+    const latencyFigures = await latency(settings.latencyRate, settings.latencyDurationS);
+    log(`webhooks: commit-to-receipt p50 ${latencyFigures.p50} ms, p99 ${latencyFigures.p99} ms`);
+    log(`webhooks: 5 webhooks, a backlog of ${settings.backlogRows * 5} deliveries, 1 worker ...`);
+    const oneWorker = await drain(1);
+    log(`webhooks: the same with a second worker process ...`);
+    const twoWorkers = await drain(2);
+    log(`webhooks: ceiling, one process POSTing ${receiver.bodyBytes}-byte signed bodies, ${settings.ceilingInFlight} in flight ...`);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      resolve(__dirname, 'ceiling.js'),
+      `http://127.0.0.1:${port}/ceiling`,
+      String(receiver.bodyBytes),
+      '5000',
+      String(settings.ceilingInFlight),
+    ]);
+    const ceiling = JSON.parse(stdout) as { perSecond: number };
+    return {
+      latency: latencyFigures,
+      cpuMsPerQueuedJob: queuedJobCpu,
+      oneWorker,
+      twoWorkers,
+      ceiling: { perSecond: ceiling.perSecond, inFlight: settings.ceilingInFlight, bodyBytes: receiver.bodyBytes },
+      ratioOneWorkerToCeiling: round(oneWorker.deliveriesPerSecond / ceiling.perSecond, 3),
+      secondWorkerGain: round(twoWorkers.deliveriesPerSecond / oneWorker.deliveriesPerSecond, 2),
+    };
+  } finally {
+    await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    redis.disconnect();
+    await receiver.close();
+    await gateway.close();
+  }
+}

@@ -1,0 +1,18 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { validateInput } from './validate-input';
+
+const NATIVE_TYPES: ReadonlySet<unknown> = new Set([String, Number, Boolean, Array, Object]);
+
+/**
+ * The one way input is checked, in the gateway (bodies and queries) and in every service (the `params`
+ * of each NATS message): against its contract class from libs/contracts, refusing unknown properties by
+ * name, failing with the VALIDATION_ERROR that names the first offending field. Parameters typed with
+ * an interface or a primitive carry no class and pass through.
+ */
+@Injectable()
+export class InputValidationPipe implements PipeTransform {
+  transform(value: unknown, { metatype }: ArgumentMetadata): unknown {
+    if (!metatype || NATIVE_TYPES.has(metatype)) return value;
+    return validateInput(metatype as new () => object, value);
+  }
+}

@@ -1,0 +1,8 @@
+import { Payload } from '@nestjs/microservices';
+
+/**
+ * The parts of a ServiceRequest a handler takes. Typed with its contract class, `@Params()` is checked by
+ * the validation pipe every service runs; the organization is the gateway's, from the authenticated key.
+ */
+export const Params = () => Payload('params');
+export const Org = () => Payload('org');

@@ -1,0 +1,106 @@
+import pg, { type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
+import { quoteIdent } from './identifiers';
+import { ScopedPool } from './scoped-pool';
+
+/** What a repository runs its statements on: the database itself, or one transaction of it. */
+export interface Sql {
+  query<R extends QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface DatabaseOptions {
+  url: string;
+  poolSize: number;
+  /** Fraction of the pool one organization's requests may hold at once (see `ScopedPool`). */
+  organizationShare: number;
+  /** Shown in pg_stat_activity, so an operator sees which process holds a connection. */
+  applicationName: string;
+}
+
+/**
+ * The process's one Postgres pool. Every statement acquires its connection in `withConnection`, from
+ * the `ScopedPool`: inside a request that is its organization's share of the pool, with the request's
+ * deadline as the statement timeout.
+ */
+export class Database implements Sql {
+  private readonly pool: ScopedPool;
+
+  constructor(private readonly options: DatabaseOptions) {
+    this.pool = new ScopedPool({
+      connectionString: options.url,
+      max: options.poolSize,
+      organizationShare: options.organizationShare,
+      application_name: options.applicationName,
+      connectionTimeoutMillis: 5_000,
+      // A statement that runs away must not hold a connection forever; a request's deadline shortens it.
+      statement_timeout: 30_000,
+      idle_in_transaction_session_timeout: 60_000,
+    });
+    // An idle connection the server drops (restart, failover) must not crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+  }
+
+  query<R extends QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
+    return this.withConnection((client) => client.query<R>(text, values));
+  }
+
+  /** Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.withConnection(async (client) => {
+      await client.query('BEGIN');
+      try {
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  /**
+   * LISTENs on `channel` on a connection of its own, outside the pool: `onNotify` runs for each
+   * notification, `onLost` once when the connection fails. Answers how to stop listening.
+   */
+  async listen(channel: string, onNotify: () => void, onLost: () => void): Promise<() => Promise<void>> {
+    const client = new pg.Client({ connectionString: this.options.url, application_name: this.options.applicationName });
+    let lost = false;
+    const lose = () => {
+      if (lost) return;
+      lost = true;
+      onLost();
+    };
+    client.on('error', lose);
+    client.on('end', lose);
+    client.on('notification', onNotify);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch (error) {
+      lost = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return async () => {
+      lost = true;
+      await client.end().catch(() => undefined);
+    };
+  }
+
+  private async withConnection<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import pg from 'pg';
+import { OrganizationShares } from './organization-shares';
+import { currentQueryScope, DeadlineExceededError, QueryScope } from './query-scope';
+
+export interface ScopedPoolConfig extends pg.PoolConfig {
+  /** Fraction of the pool one organization may hold at once (0..1]. */
+  organizationShare?: number;
+}
+
+type Release = (error?: Error | boolean) => void;
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, release: Release) => void;
+
+/** The statement_timeout a request left on a connection's session: work outside a request restores it. */
+const shortened = new WeakMap<pg.PoolClient, number>();
+
+/** Request timeouts are set in steps of at most this many ms (and 5% of the time left), so that back-to-back requests find theirs already set. */
+export const STATEMENT_TIMEOUT_STEP_MS = 250;
+
+/**
+ * The statement_timeout for a request with `remainingMs` left: never past its deadline, at most one step
+ * (250 ms, or 5% of the time left) before it, and the same value for every request with about as long
+ * left, so that a connection handed from one request to the next keeps it without another `SET`.
+ */
+export function statementTimeoutFor(remainingMs: number): number {
+  const step = Math.min(STATEMENT_TIMEOUT_STEP_MS, Math.floor(remainingMs / 20));
+  return step <= 1 ? remainingMs : Math.floor(remainingMs / step) * step;
+}
+
+/**
+ * The pool every context queries through (TypeORM's and plain SQL alike). Work in a query scope (a
+ * request) first takes a connection from its organization's share, then gets a connection whose
+ * `statement_timeout` is the time its caller still waits: Postgres cancels the SQL when the caller
+ * gives up, and never runs past it. Work outside a scope (relays, background jobs, migrations) runs
+ * with the configured timeout.
+ */
+export class ScopedPool extends pg.Pool {
+  readonly shares: OrganizationShares;
+  private readonly longestStatementMs: number;
+
+  constructor(config: ScopedPoolConfig = {}) {
+    const { organizationShare = 1, ...poolConfig } = config;
+    super(poolConfig);
+    const size = poolConfig.max ?? 10;
+    this.shares = new OrganizationShares(size, Math.max(1, Math.floor(size * organizationShare)));
+    this.longestStatementMs = poolConfig.statement_timeout || Number.MAX_SAFE_INTEGER;
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    const checkout = this.checkout(currentQueryScope());
+    if (!callback) return checkout;
+    checkout.then(
+      (client) => callback(undefined, client, client.release),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
+  }
+
+  private async checkout(scope: QueryScope | undefined): Promise<pg.PoolClient> {
+    if (!scope) {
+      const client = await super.connect();
+      if (shortened.has(client)) await this.prepare(client, 'SET statement_timeout TO DEFAULT');
+      shortened.delete(client);
+      return client;
+    }
+    const giveShareBack = await this.shares.acquire(scope.organizationId, scope.deadline);
+    let client: pg.PoolClient;
+    try {
+      client = await super.connect();
+    } catch (error) {
+      giveShareBack();
+      throw error;
+    }
+    const release = client.release;
+    client.release = (error?: Error | boolean) => {
+      giveShareBack();
+      release(error);
+    };
+    const remaining = Math.ceil(scope.deadline - Date.now());
+    if (remaining <= 0) {
+      client.release();
+      throw new DeadlineExceededError();
+    }
+    const timeout = Math.min(statementTimeoutFor(remaining), this.longestStatementMs);
+    if (shortened.get(client) !== timeout) {
+      await this.prepare(client, `SET statement_timeout = ${timeout}`);
+      shortened.set(client, timeout);
+    }
+    return client;
+  }
+
+  /** A connection that fails its set-up is dropped, not handed out. */
+  private async prepare(client: pg.PoolClient, sql: string): Promise<void> {
+    try {
+      await client.query(sql);
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './dependency.indicator';
+export * from './health-checks';
+export * from './health.module';

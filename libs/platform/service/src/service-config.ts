@@ -1,0 +1,2 @@
+/** The process's validated config, for platform providers that need it. */
+export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');

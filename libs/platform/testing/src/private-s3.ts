@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port';
+import { LocalServer, startLocalServer } from './local-server';
+
+export interface PrivateS3 extends LocalServer {
+  /** The S3_* settings that point the tables service at it. */
+  env: Record<string, string>;
+}
+
+const BUCKET = 'attachments';
+/** s3rver checks signatures against this fixed account. */
+const CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
+
+/**
+ * An S3-protocol server (s3rver) on a free loopback port with the attachments bucket made at start. It
+ * keeps its objects in a temporary directory, so a stop and start (storage down, then back) loses nothing.
+ */
+export async function startPrivateS3(): Promise<PrivateS3> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 's3-test-'));
+  const url = `http://127.0.0.1:${port}`;
+  const server = await startLocalServer({
+    name: 's3rver',
+    url,
+    dataDir,
+    launch: () =>
+      spawn(process.execPath, [require.resolve('s3rver/bin/s3rver.js'), '-d', dataDir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', BUCKET], {
+        stdio: 'ignore',
+      }),
+    answers: async () => {
+      try {
+        await fetch(url, { signal: AbortSignal.timeout(500) });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+  return { ...server, env: { S3_ENDPOINT: url, S3_REGION: 'us-east-1', S3_BUCKET: BUCKET, S3_FORCE_PATH_STYLE: 'true', ...CREDENTIALS } };
+}

@@ -1,0 +1,67 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import type { Schema } from './client';
+
+/** Request headers as Node's `IncomingMessage.headers`, a plain object, or a fetch `Headers`. */
+export type WebhookHeaders = Record<string, string | string[] | undefined> | { get(name: string): string | null };
+
+/** What a webhook receiver gets, by event kind. */
+export type WebhookPayload =
+  | Schema<'RowEventPayload'>
+  | Schema<'RowUpdatedEventPayload'>
+  | Schema<'TableEventPayload'>
+  | Schema<'MemberEventPayload'>
+  | Schema<'DomainEventPayload'>
+  | Schema<'WebhookTestPayload'>;
+
+export class WebhookVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+function headerOf(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof headers.get === 'function') return headers.get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** `X-Webhook-Signature`: `sha256=` and the hex HMAC-SHA-256 of the body, keyed with the UTF-8 secret. */
+function hasValidHexSignature(secret: string, body: Uint8Array, signature: string): boolean {
+  const expected = Buffer.from(`sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex')}`, 'utf8');
+  const received = Buffer.from(signature.toLowerCase(), 'utf8');
+  return expected.length === received.length && timingSafeEqual(expected, received);
+}
+
+/**
+ * Checks that a webhook request comes from the API and answers its payload; throws
+ * WebhookVerificationError otherwise. Pass the body exactly as received, before any JSON parsing.
+ *
+ * With the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) it
+ * verifies those with the `standardwebhooks` library, which also refuses a timestamp more than five
+ * minutes away (a replay); it accepts either signature while a rotated secret's previous one is still
+ * valid. Without them it checks `X-Webhook-Signature`.
+ */
+export function verifyWebhook(secret: string, rawBody: string | Uint8Array, headers: WebhookHeaders): WebhookPayload {
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const standardSignature = headerOf(headers, 'webhook-signature');
+  if (standardSignature !== undefined) {
+    try {
+      new Webhook(secret).verify(body, {
+        'webhook-id': headerOf(headers, 'webhook-id') ?? '',
+        'webhook-timestamp': headerOf(headers, 'webhook-timestamp') ?? '',
+        'webhook-signature': standardSignature,
+      });
+    } catch (error) {
+      throw new WebhookVerificationError(`webhook-signature does not verify: ${(error as Error).message}`);
+    }
+  } else {
+    const hexSignature = headerOf(headers, 'x-webhook-signature');
+    if (hexSignature === undefined) throw new WebhookVerificationError('the request carries no webhook signature');
+    if (!hasValidHexSignature(secret, body, hexSignature)) throw new WebhookVerificationError('X-Webhook-Signature does not verify');
+  }
+  return JSON.parse(body.toString('utf8')) as WebhookPayload;
+}

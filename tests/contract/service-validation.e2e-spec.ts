@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { CalendarPatterns, DomainsPatterns, ServiceReply, TablesPatterns, WebhooksPatterns } from '@contracts';
+import { stackEnv } from '@platform/testing';
+import { firstValueFrom, timeout } from 'rxjs';
+
+/**
+ * Every service checks the `params` of each message with its contract class, the same way the gateway
+ * checks bodies: a caller on NATS that skips the gateway still gets a VALIDATION_ERROR naming the field,
+ * and nothing reaches the database.
+ */
+describe('services validate their input', () => {
+  let client: ClientProxy;
+  const org = { id: randomUUID(), plan: 250, addons: [] };
+
+  const send = async (pattern: string, params: unknown): Promise<ServiceReply<any>> =>
+    firstValueFrom(client.send<ServiceReply<any>>(pattern, { org, requestId: randomUUID(), params }).pipe(timeout(10_000)));
+
+  beforeAll(async () => {
+    client = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: stackEnv().NATS_URL.split(',') } });
+    await client.connect();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it.each([
+    ['tables', TablesPatterns.get, { tableId: 'not-a-uuid' }, 'tableId'],
+    ['tables', TablesPatterns.list, { page: 0, limit: 10 }, 'page'],
+    ['tables', TablesPatterns.create, { body: { name: 'x', fields: [{ name: 'a', field_type: 'nope' }] } }, 'body.fields[0].field_type'],
+    ['rows', TablesPatterns.createRow, { tableId: randomUUID(), data: 'text' }, 'data'],
+    ['rows', TablesPatterns.listRows, { tableId: randomUUID(), order: 'sideways' }, 'order'],
+    ['webhooks', WebhooksPatterns.create, { name: 'x', url: 'ftp://example.com/', events: ['row.created'] }, 'url'],
+    ['webhooks', WebhooksPatterns.remove, { webhookId: 42 }, 'webhookId'],
+    ['domains', DomainsPatterns.create, { domain: 42 }, 'domain'],
+    ['domains', DomainsPatterns.createEmail, { domainId: randomUUID(), local_part: 'a..b' }, 'local_part'],
+    ['domains', DomainsPatterns.verify, { domainId: 'x' }, 'domainId'],
+    ['calendar', CalendarPatterns.replaceAvailability, { schedules: [{ day_of_week: 7, start_time: '09:00:00', end_time: '10:00:00' }] }, 'schedules[0].day_of_week'],
+  ])('%s refuses bad params of %s, naming the field', async (_service, pattern, params, field) => {
+    const reply = await send(pattern, params);
+    expect(reply).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field }) }) });
+  });
+
+  it.each([TablesPatterns.create, WebhooksPatterns.update, DomainsPatterns.list, CalendarPatterns.replaceAvailability])(
+    '%s refuses an unknown param by name, and params that are not an object',
+    async (pattern) => {
+      const unknown = await send(pattern, { smuggled: true });
+      expect(unknown).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field: 'smuggled' }) }) });
+      const notAnObject = await send(pattern, ['a']);
+      expect(notAnObject).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) });
+    },
+  );
+
+  it('still answers valid params (the pipe lets a checked request through)', async () => {
+    const reply = await send(TablesPatterns.list, { page: 1, limit: 5 });
+    expect(reply).toEqual({ ok: true, data: [], pagination: { page: 1, limit: 5, total: 0 } });
+  });
+});

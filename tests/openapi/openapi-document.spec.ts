@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const REPO_ROOT = resolve(__dirname, '../..');
+const document = JSON.parse(readFileSync(resolve(REPO_ROOT, 'openapi.json'), 'utf8'));
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  parameters?: { in: string; name: string }[];
+  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+const operations = (): [string, string, Operation][] =>
+  Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]): [string, string, Operation] => [method, path, operation]),
+  );
+
+/** What a generated client meets: the committed openapi.json (regenerated from the gateway's code). */
+describe('openapi.json', () => {
+  it('passes @redocly/cli lint with its recommended rules without an error', () => {
+    const lint = spawnSync(resolve(REPO_ROOT, 'node_modules/.bin/redocly'), ['lint', 'openapi.json', '--format=json'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const report = JSON.parse(lint.stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string }[] };
+    expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  });
+
+  it('names a server whose URL ends in /v1, and paths relative to it with the interface parameter names', () => {
+    expect(document.servers.length).toBeGreaterThan(0);
+    for (const server of document.servers) expect(server.url).toMatch(/\/v1$/);
+    for (const [, path, operation] of operations()) {
+      expect(path).not.toMatch(/^\/v1\//);
+      for (const name of path.match(/\{[^}]+\}/g) ?? []) expect(name).toMatch(/^\{[a-z]+(_[a-z]+)*_id\}$/);
+      for (const parameter of operation.parameters ?? []) expect(parameter.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    }
+  });
+
+  it('gives every operation a unique verb operationId and a declared tag', () => {
+    const declared = new Set((document.tags as { name: string }[]).map((tag) => tag.name));
+    const ids = operations().map(([, , operation]) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [method, path, operation] of operations()) {
+      expect({ method, path, operationId: operation.operationId }).toEqual({
+        method,
+        path,
+        operationId: expect.stringMatching(/^(list|get|create|update|delete|replace|verify|test|rotate|redeliver|recover|batch)[A-Z][A-Za-z]*$/),
+      });
+      expect(operation.tags?.length).toBeGreaterThan(0);
+      for (const tag of operation.tags ?? []) expect(declared).toContain(tag);
+    }
+  });
+
+  it('types every success body to its fields and gives every error status the error body', () => {
+    for (const [method, path, operation] of operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const schema = JSON.stringify(response.content?.['application/json']?.schema ?? null);
+        if (/^2/.test(status)) {
+          expect({ method, path, status, schema }).toEqual({ method, path, status, schema: expect.stringMatching(/"\$ref"|"message"/) });
+          expect(schema).not.toMatch(/see the interface/);
+        } else {
+          expect({ method, path, status, schema }).toEqual({ method, path, status, schema: '{"$ref":"#/components/schemas/ErrorResponse"}' });
+        }
+      }
+    }
+  });
+
+  it('describes every webhook payload and types optional strings as strings, not objects', () => {
+    const schemas = document.components.schemas;
+    for (const name of ['RowEventPayload', 'TableEventPayload', 'MemberEventPayload', 'WebhookTestPayload']) {
+      expect(schemas[name].required).toEqual(expect.arrayContaining(['id', 'event', 'timestamp', 'organization_id', 'data']));
+    }
+    for (const body of ['CreateTableBody', 'UpdateTableBody']) {
+      expect(schemas[body].properties.description).toEqual(expect.objectContaining({ type: 'string', nullable: true }));
+      expect(schemas[body].properties.icon).toEqual(expect.objectContaining({ type: 'string', nullable: true }));
+    }
+  });
+});
