@@ -35,7 +35,10 @@ describe('openapi.json', () => {
     for (const [, path, operation] of operations()) {
       expect(path).not.toMatch(/^\/v1\//);
       for (const name of path.match(/\{[^}]+\}/g) ?? []) expect(name).toMatch(/^\{[a-z]+(_[a-z]+)*_id\}$/);
-      for (const parameter of operation.parameters ?? []) expect(parameter.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === 'header') expect(parameter.name).toMatch(/^[A-Z][a-z]*(-[A-Z][a-z]*)*$/);
+        else expect(parameter.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      }
     }
   });
 
@@ -51,6 +54,13 @@ describe('openapi.json', () => {
       });
       expect(operation.tags?.length).toBeGreaterThan(0);
       for (const tag of operation.tags ?? []) expect(declared).toContain(tag);
+    }
+  });
+
+  it('offers an Idempotency-Key header on every POST and only there', () => {
+    for (const [method, path, operation] of operations()) {
+      const offered = (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      expect({ method, path, offered }).toEqual({ method, path, offered: method === 'post' });
     }
   });
 

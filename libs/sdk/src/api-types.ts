@@ -1395,7 +1395,10 @@ export interface operations {
     createTable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1412,6 +1415,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,7 +1957,10 @@ export interface operations {
     createRow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 table_id: string;
             };
@@ -1971,6 +1979,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2064,7 +2074,10 @@ export interface operations {
     createRows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 table_id: string;
             };
@@ -2083,6 +2096,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,7 +2303,10 @@ export interface operations {
     deleteRows: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 table_id: string;
             };
@@ -2307,6 +2325,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,7 +2751,10 @@ export interface operations {
     createUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 table_id: string;
             };
@@ -2750,6 +2773,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2953,7 +2978,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2970,6 +2998,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,7 +3421,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 webhook_id: string;
             };
@@ -3410,6 +3443,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3618,7 +3653,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 webhook_id: string;
                 delivery_id: string;
@@ -3634,6 +3672,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3727,7 +3767,10 @@ export interface operations {
     recoverWebhookEvents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 webhook_id: string;
             };
@@ -3746,6 +3789,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3839,7 +3884,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 webhook_id: string;
             };
@@ -3858,6 +3906,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4061,7 +4111,10 @@ export interface operations {
     createDomain: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4078,6 +4131,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,7 +4662,10 @@ export interface operations {
     createEmailAddress: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 domain_id: string;
             };
@@ -4626,6 +4684,8 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

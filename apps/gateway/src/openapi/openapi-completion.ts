@@ -22,6 +22,21 @@ const RATE_LIMIT_HEADERS: Record<string, string> = {
   'X-Request-Id': 'The request id (the client may send its own)',
 };
 
+/** Every POST may carry one (the gateway's idempotency hook answers a repeat from what it stored). */
+const IDEMPOTENCY_KEY: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and ' +
+    'body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const REPLAYED_HEADER = {
+  description: '`true` when this answer is the stored answer to an earlier request with the same Idempotency-Key',
+  schema: { type: 'string', enum: ['true'] },
+};
+
 type Operation = OperationObject & { [SCOPE_EXTENSION]?: string; [BARE_EXTENSION]?: boolean };
 
 const isPaginated = (operation: Operation) =>
@@ -76,13 +91,16 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
         continue;
       }
       operation.security = [{ bearer: [] }];
+      if (method === 'post') operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
       operation.description = [`Requires the \`${scope}\` scope (or \`*\`).`, operation.description].filter(Boolean).join(' ');
       for (const [status, response] of Object.entries(operation.responses)) {
         if (/^2\d\d$/.test(status)) {
           completeSuccess(method, operation, response as ResponseObject);
           (response as ResponseObject).description ||= operation.summary ?? 'Success';
         }
-        (response as ResponseObject).headers = { ...(response as ResponseObject).headers, ...headerRefs() };
+        const headers = { ...(response as ResponseObject).headers, ...headerRefs() };
+        if (method === 'post' && /^2\d\d$/.test(status)) headers['Idempotent-Replayed'] = REPLAYED_HEADER;
+        (response as ResponseObject).headers = headers;
       }
       for (const [status, description] of Object.entries(ERROR_STATUSES)) {
         operation.responses[status] ??= { description, headers: headerRefs(), content: { 'application/json': { schema: ref(ERROR_RESPONSE) } } };
