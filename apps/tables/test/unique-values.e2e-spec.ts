@@ -10,7 +10,7 @@ describe('is_unique fields', () => {
 
   const rowCount = async (tableId: string) => (await org.api.get(`/tables/${tableId}`)).body.data.row_count;
 
-  it('refuses a duplicate on create, update and in a batch with CONFLICT naming data.<slug>', async () => {
+  it('refuses a duplicate on create, update and in a batch with CONFLICT naming the field where the request holds it', async () => {
     const { id, detail } = await createTable(org.api, [
       { name: 'Email', field_type: 'email', options: { is_unique: true } },
       { name: 'Code', field_type: 'number', options: { is_unique: true } },
@@ -35,8 +35,17 @@ describe('is_unique fields', () => {
     expect(clash.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'data.code' } });
 
     const before = await rowCount(id);
-    const batch = await org.api.post(`${rows}/batch`, { rows: [{ data: { email: 'c@example.com' } }, { data: { email: 'c@example.com' } }] });
-    expect(batch.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'data.email' } });
+    // A repeat inside the batch names the repeating item; a clash with a stored row names the item holding it.
+    const batch = await org.api.post(`${rows}/batch`, {
+      rows: [{ data: { email: 'c@example.com' } }, { data: { email: 'd@example.com' } }, { data: { email: 'c@example.com' } }],
+    });
+    expect(batch.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'rows[2].data.email' } });
+    const stored = await org.api.post(`${rows}/batch`, { rows: [{ data: { code: 7 } }, { data: { code: 8 } }, { data: { code: 1.0 } }] });
+    expect(stored.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'rows[2].data.code' } });
+    const storedText = await org.api.post(`${rows}/batch`, { rows: [{ data: { email: 'ada@example.com' } }, { data: { email: 'e@example.com' } }] });
+    expect(storedText.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'rows[0].data.email' } });
+    const batchUpdate = await org.api.patch(`${rows}/batch`, { rows: [{ id: first.body.data.id, data: { note: 'x' } }, { id: second.id, data: { email: 'ada@example.com' } }] });
+    expect(batchUpdate.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'rows[1].data.email' } });
     expect(await rowCount(id)).toBe(before);
   });
 

@@ -62,7 +62,10 @@ export class RowBatchesService {
     const created = await this.inTable(organizationId, tableId, async (client, table) => {
       const rows = items.map((item, i) => ({ id: randomUUID(), values: atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'create')) }));
       for (const [i, row] of rows.entries()) await this.files.settle(client, table, row.values, uploads, undefined, `rows[${i}].data`);
-      const records = await withUniqueValues(table, () => this.rows.insertMany(client, table, rows));
+      const records = await withUniqueValues(table, () => this.rows.insertMany(client, table, rows), {
+        values: rows.map((row) => row.values),
+        pathOf: (i) => `rows[${i}].data`,
+      });
       const views = records.map((record) => rowView(table.fields, record));
       await Promise.all(views.map((row) => this.files.present(table, row.data)));
       await TABLES_OUTBOX.write(client, views.map((row) => rowEvent('row.created', table, row.id, row.data)));

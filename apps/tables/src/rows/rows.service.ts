@@ -181,7 +181,10 @@ export class RowsService {
     await this.files.settle(client, table, values, uploads, previous.data, path);
     const changed = changedValues(values, previous.data);
     if (changed.size === 0) return { row: { ...previous, data: await this.files.present(table, previous.data) } };
-    const record = await withUniqueValues(table, () => this.rows.update(client, table, before.id, changed));
+    const record = await withUniqueValues(table, () => this.rows.update(client, table, before.id, changed), {
+      values: [changed],
+      pathOf: () => path ?? 'data',
+    });
     if (!record) throw notFound();
     const row = rowView(table.fields, record);
     const changedFields = [...changed.keys()].map((field) => field.slug);
