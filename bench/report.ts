@@ -7,9 +7,9 @@ export interface BenchReport {
   date: string;
   mode: string;
   machine: { cpus: number; cpu?: string; loadAverage: { start: number[]; end: number[] } };
-  creates: CreateFigures;
-  batches: BatchCreateFigures;
-  deliveries: WebhookFigures;
+  creates?: CreateFigures;
+  batches?: BatchCreateFigures;
+  deliveries?: WebhookFigures;
   lists: ListFigures[];
   memory: MemoryFigures;
 }
@@ -28,30 +28,36 @@ function cpuLine(per: Record<string, number>): string {
 export function printSummary(report: BenchReport): void {
   const { creates, batches, deliveries, lists, memory } = report;
   const largest = lists[lists.length - 1];
-  const fixed = creates.atFixedRate;
   log('');
   log(`bench ${report.mode} run ${report.date}; ${report.machine.cpus} CPUs (${report.machine.cpu}); load average ${report.machine.loadAverage.start.join(' ')} -> ${report.machine.loadAverage.end.join(' ')}`);
   log('');
-  log(`creates/s: gateway ${creates.gateway.rps}, bare ceiling ${creates.bare.rps}: ratio ${creates.ratio} (target >= 0.85: ${verdict(creates.ratio >= 0.85)})`);
-  log(
-    `  at ${fixed.rate}/s offered: gateway ${fixed.gateway.rps}/s p50 ${fixed.gateway.p50} ms p99 ${fixed.gateway.p99} ms (target p99 < 50 ms: ${verdict(fixed.gateway.p99 < 50 && fixed.gateway.rps >= 0.95 * fixed.rate)}); bare ${fixed.bare.rps}/s p99 ${fixed.bare.p99} ms`,
-  );
-  log(`  CPU ms per create: ${cpuLine(creates.cpuMsPerCreate)}`);
-  log(`  CPU ms per bare create: ${cpuLine(creates.cpuMsPerBareCreate)}`);
-  log(
-    `batch creates (${batches.rowsPerRequest} rows/request, ${batches.connections} connections): ${batches.rowsPerSecond} rows/s, p50 ${batches.requests.p50} ms p99 ${batches.requests.p99} ms per request, non-2xx ${batches.requests.non2xx} (target >= 10000 rows/s: ${verdict(batches.rowsPerSecond >= 10_000)})`,
-  );
-  log(
-    `deliveries/s, 5 webhooks: one worker ${deliveries.oneWorker.deliveriesPerSecond} (target >= 3000: ${verdict(deliveries.oneWorker.deliveriesPerSecond >= 3000)}), ceiling ${deliveries.ceiling.perSecond}: ratio ${deliveries.ratioOneWorkerToCeiling}`,
-  );
-  log(`  two workers ${deliveries.twoWorkers.deliveriesPerSecond}: ${deliveries.secondWorkerGain}x one`);
-  log(`  delivered ${deliveries.oneWorker.deliveries}/${deliveries.oneWorker.expected} and ${deliveries.twoWorkers.deliveries}/${deliveries.twoWorkers.expected}, duplicates ${deliveries.oneWorker.duplicates + deliveries.twoWorkers.duplicates}`);
-  log(`  CPU ms per delivery (one worker): ${cpuLine(deliveries.oneWorker.cpuMsPerDelivery)}`);
-  log(`  CPU ms per queued delivery job (create to queue): ${cpuLine(deliveries.cpuMsPerQueuedJob)}`);
-  const latency = deliveries.latency;
-  log(
-    `commit-to-receipt, 1 webhook at ${latency.rate}/s (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < 20: ${verdict(latency.p50 < 20)}), p99 ${latency.p99} ms (target < 100: ${verdict(latency.p99 < 100)})`,
-  );
+  if (creates) {
+    const fixed = creates.atFixedRate;
+    log(`creates/s: gateway ${creates.gateway.rps}, bare ceiling ${creates.bare.rps}: ratio ${creates.ratio} (target >= 0.85: ${verdict(creates.ratio >= 0.85)})`);
+    log(
+      `  at ${fixed.rate}/s offered: gateway ${fixed.gateway.rps}/s p50 ${fixed.gateway.p50} ms p99 ${fixed.gateway.p99} ms (target p99 < 50 ms: ${verdict(fixed.gateway.p99 < 50 && fixed.gateway.rps >= 0.95 * fixed.rate)}); bare ${fixed.bare.rps}/s p99 ${fixed.bare.p99} ms`,
+    );
+    log(`  CPU ms per create: ${cpuLine(creates.cpuMsPerCreate)}`);
+    log(`  CPU ms per bare create: ${cpuLine(creates.cpuMsPerBareCreate)}`);
+  }
+  if (batches) {
+    log(
+      `batch creates (${batches.rowsPerRequest} rows/request, ${batches.connections} connections): ${batches.rowsPerSecond} rows/s, p50 ${batches.requests.p50} ms p99 ${batches.requests.p99} ms per request, non-2xx ${batches.requests.non2xx} (target >= 10000 rows/s: ${verdict(batches.rowsPerSecond >= 10_000)})`,
+    );
+  }
+  if (deliveries) {
+    log(
+      `deliveries/s, 5 webhooks: one worker ${deliveries.oneWorker.deliveriesPerSecond} (target >= 3000: ${verdict(deliveries.oneWorker.deliveriesPerSecond >= 3000)}), ceiling ${deliveries.ceiling.perSecond}: ratio ${deliveries.ratioOneWorkerToCeiling}`,
+    );
+    log(`  two workers ${deliveries.twoWorkers.deliveriesPerSecond}: ${deliveries.secondWorkerGain}x one`);
+    log(`  delivered ${deliveries.oneWorker.deliveries}/${deliveries.oneWorker.expected} and ${deliveries.twoWorkers.deliveries}/${deliveries.twoWorkers.expected}, duplicates ${deliveries.oneWorker.duplicates + deliveries.twoWorkers.duplicates}`);
+    log(`  CPU ms per delivery (one worker): ${cpuLine(deliveries.oneWorker.cpuMsPerDelivery)}`);
+    log(`  CPU ms per queued delivery job (create to queue): ${cpuLine(deliveries.cpuMsPerQueuedJob)}`);
+    const latency = deliveries.latency;
+    log(
+      `commit-to-receipt, 1 webhook at ${latency.rate}/s (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < 20: ${verdict(latency.p50 < 20)}), p99 ${latency.p99} ms (target < 100: ${verdict(latency.p99 < 100)})`,
+    );
+  }
   for (const list of lists) {
     log(`list page 1 at ${list.rows} rows: unfiltered p50/p95/p99 ${list.unfiltered.p50}/${list.unfiltered.p95}/${list.unfiltered.p99} ms; 20% filter with total ${list.filtered.p50}/${list.filtered.p95}/${list.filtered.p99} ms`);
     const { deep } = list;

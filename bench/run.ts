@@ -31,6 +31,9 @@ const webhooks: WebhooksSettings = {
   ceilingInFlight: number('BENCH_CEILING_IN_FLIGHT', 100, 100),
 };
 const IDLE_SETTLE_MS = number('BENCH_IDLE_SETTLE_MS', 10_000, 5_000);
+/** `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, lists) runs only those scenarios, with the memory figures. */
+const only = new Set((process.env.BENCH_ONLY ?? 'creates,batches,webhooks,lists').split(',').map((name) => name.trim()));
+const runs = (name: string) => only.has(name);
 
 async function main(): Promise<void> {
   const started = new Date();
@@ -47,10 +50,10 @@ async function main(): Promise<void> {
     usage.recordIdle();
     usage.start();
     const org = await stack.createOrg();
-    const creates = await measureCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort());
-    const batches = await measureBatchCreates(stack.gatewayUrl, org, rows);
-    const deliveries = await measureWebhooks(stack, org, usage, webhooks);
-    const lists = await measureLists(stack.gatewayUrl, stack.databaseUrl, org, rows);
+    const creates = runs('creates') ? await measureCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort()) : undefined;
+    const batches = runs('batches') ? await measureBatchCreates(stack.gatewayUrl, org, rows) : undefined;
+    const deliveries = runs('webhooks') ? await measureWebhooks(stack, org, usage, webhooks) : undefined;
+    const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, rows) : [];
     const memory = usage.stop();
     const report = {
       date: started.toISOString(),

@@ -58,6 +58,12 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
     // Production refuses to start without its secrets: fresh ones for each run.
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ROW_CURSOR_KEY: randomBytes(32).toString('hex'),
+    // ... and without its storage credentials and mail hosts (no file is uploaded, no domain verified in the bench).
+    S3_ACCESS_KEY_ID: 'bench',
+    S3_SECRET_ACCESS_KEY: randomBytes(24).toString('hex'),
+    MAIL_MX_HOST: 'mx.bench.example.org',
+    MAIL_SPF_INCLUDE: 'spf.bench.example.org',
+    MAIL_DKIM_DOMAIN: 'dkim.bench.example.org',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_QUEUE: `webhook-deliveries-bench-${process.pid}`,
   };
