@@ -40,7 +40,7 @@ describe('HTTPS served by the gateway itself', () => {
       headers: { authorization: `Bearer ${org.key}` },
     });
     expect(authorized.statusCode).toBe(200);
-    expect(await authorized.body.json()).toEqual({ schedules: expect.any(Array) });
+    expect(await authorized.body.json()).toEqual({ schedules: expect.any(Array), timezone: 'UTC', overrides: [] });
   });
 
   it('does not speak plain HTTP on that port', async () => {
