@@ -17,7 +17,8 @@ describe.each(PROCESSES.map((spec) => [spec.name, spec.entry]))('%s with invalid
     const failure = await run(process.execPath, [resolve(REPO_ROOT, entry)], {
       cwd: REPO_ROOT,
       env: { ...stackEnv(), [variable]: value },
-      timeout: 20_000,
+      // Generous: on a loaded machine loading a process's modules alone can take seconds.
+      timeout: 45_000,
     }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
@@ -29,8 +30,14 @@ describe.each(PROCESSES.map((spec) => [spec.name, spec.entry]))('%s with invalid
 });
 
 describe('tables with invalid object storage settings', () => {
+  // In production the tables service also needs its cursor key; give it one, so the refusal is the storage setting's.
+  const productionReady = { ROW_CURSOR_KEY: 'c'.repeat(64) };
   const refusal = async (env: Record<string, string>) =>
-    run(process.execPath, [resolve(REPO_ROOT, 'dist/apps/tables/src/main.js')], { cwd: REPO_ROOT, env: { ...stackEnv(), ...env }, timeout: 20_000 }).then(
+    run(process.execPath, [resolve(REPO_ROOT, 'dist/apps/tables/src/main.js')], {
+      cwd: REPO_ROOT,
+      env: { ...stackEnv(), ...productionReady, ...env },
+      timeout: 45_000,
+    }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
     );
