@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
-import { startIsolatedStack } from '../../libs/platform/testing/src/reliability';
+import { startIsolatedStack } from '@platform/testing/reliability';
 
 const ROWS = Number(process.env.ISOLATION_ROWS ?? 200_000);
 const HEAVY = Number(process.env.ISOLATION_HEAVY ?? 6);

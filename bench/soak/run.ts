@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { PROCESS_NAMES } from '@platform/runner';
-import { startIsolatedStack } from '../../libs/platform/testing/src/reliability';
+import { startIsolatedStack } from '@platform/testing/reliability';
 import { residentMiB } from '../lib/process-usage';
 
 const DURATION_S = Number(process.env.SOAK_DURATION_S ?? 900);

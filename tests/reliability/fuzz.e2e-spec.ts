@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { admin, ApiClient, apiClient, createTestOrg, gatewayUrl, openApiPathOf, openApiViolations } from '@platform/testing';
-import { Receiver } from '../../apps/webhook-dispatcher/test/receiver';
+import { admin, ApiClient, apiClient, createTestOrg, gatewayUrl, openApiPathOf, openApiViolations, Receiver } from '@platform/testing';
 import { FuzzRequest, malformedRequests, SeededIds } from './malformed-requests';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 6_000);

@@ -1,6 +1,5 @@
 import { EVENT_KINDS } from '@contracts';
-import { ApiClient, apiClient, createTestOrg, eventually } from '@platform/testing';
-import { Receiver } from '../../apps/webhook-dispatcher/test/receiver';
+import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
 
 interface Tenant {
   orgId: string;

@@ -9,8 +9,8 @@ import {
   startIsolatedStack,
   SteadyRowWriter,
   tallyOutcomes,
-} from '../../libs/platform/testing/src/reliability';
-import { Receiver } from '../../apps/webhook-dispatcher/test/receiver';
+} from '@platform/testing/reliability';
+import { Receiver } from '@platform/testing';
 
 export const WRITE_RATE_PER_SECOND = 20;
 /** No client waits longer than this for an answer, whatever is down (the gateway's service timeout is 3 s). */

@@ -1,8 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually } from '@platform/testing';
-import { IsolatedStack, startIsolatedStack } from '../../libs/platform/testing/src/reliability';
-import { Receiver } from '../../apps/webhook-dispatcher/test/receiver';
+import { eventually, Receiver } from '@platform/testing';
+import { IsolatedStack, startIsolatedStack } from '@platform/testing/reliability';
 
 const EVENTS = 50;
 

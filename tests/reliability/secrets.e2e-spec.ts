@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { admin, apiClient, createTestOrg, eventually, REPO_ROOT, STACK_STATE_FILE, testDatabaseUrl } from '@platform/testing';
+import { admin, apiClient, createTestOrg, eventually, REPO_ROOT, STACK_STATE_FILE, testDatabaseUrl, Receiver } from '@platform/testing';
 import { Client } from 'pg';
-import { Receiver } from '../../apps/webhook-dispatcher/test/receiver';
 
 /** The log files the stack of this run writes (its processes and any extra instance started by tests). */
 function stackLogs(since: number): string[] {

@@ -1,7 +1,6 @@
-import { eventually } from '@platform/testing';
-import { IsolatedStack, startIsolatedStack } from '../../libs/platform/testing/src/reliability';
+import { eventually, download, objectKey, storageClient, uploadFile } from '@platform/testing';
+import { IsolatedStack, startIsolatedStack } from '@platform/testing/reliability';
 import { Client } from 'pg';
-import { download, objectKey, storageClient, uploadFile } from '../../apps/tables/test/attachment-fixtures';
 
 const FIELDS = [
   { name: 'Title', field_type: 'text' },

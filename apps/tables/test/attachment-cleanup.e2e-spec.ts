@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { eventually, testDatabaseUrl } from '@platform/testing';
+import { eventually, testDatabaseUrl, download, objectKey, storageClient, uploadFile } from '@platform/testing';
 import { Client } from 'pg';
-import { download, objectKey, storageClient, uploadFile } from './attachment-fixtures';
 import { createTable, newOrg, OrgClient } from './tables-fixtures';
 
 const FIELDS = [

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { readOrgEvents } from '@platform/testing';
-import { download, uploadFile } from './attachment-fixtures';
+import { readOrgEvents, download, uploadFile } from '@platform/testing';
 import { createTable, ISO_MS, newOrg, OrgClient, UUID } from './tables-fixtures';
 
 const FIELDS = [

@@ -1,9 +1,8 @@
 import type { ManagedProcess } from '@platform/runner';
-import { ApiClient, apiClient, createTestOrg, eventually, startProcess } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess, Receiver } from '@platform/testing';
 import { ARecordDns } from './a-record-dns';
 import { DeliveryQueueClient } from './delivery-queue-client';
 import { EventPublisher } from './event-publisher';
-import { Receiver } from './receiver';
 import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
 
 describe('delivery workers', () => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ManagedProcess } from '@platform/runner';
-import { ApiClient, apiClient, createTestOrg, eventually, startProcess, testDatabaseUrl } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess, testDatabaseUrl, Receiver } from '@platform/testing';
 import { Database } from '@platform/persistence';
 import { Client } from 'pg';
 import { EventStoreRepository, PRUNE_LOCK } from '../src/event-store/event-store.repository';
 import { EventPublisher } from './event-publisher';
-import { Receiver } from './receiver';
 import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,7 +1,6 @@
 import type { ManagedProcess } from '@platform/runner';
-import { ApiClient, apiClient, createTestOrg, eventually, startProcess } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess, Receiver } from '@platform/testing';
 import { DeliveryQueueClient } from './delivery-queue-client';
-import { Receiver } from './receiver';
 import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
 
 const CAP = 3;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient, apiClient, createTestOrg, eventually } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
 import { EventPublisher } from './event-publisher';
-import { Receiver } from './receiver';
 import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
 
 const QUIET_MS = 1_500;

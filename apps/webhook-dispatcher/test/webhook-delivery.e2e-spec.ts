@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { verifyWebhookSignature } from '@contracts';
-import { admin, ApiClient, apiClient, createTestOrg, eventually, stackEnv } from '@platform/testing';
+import { admin, ApiClient, apiClient, createTestOrg, eventually, stackEnv, Receiver } from '@platform/testing';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryJob } from '../src/delivery/delivery-job';
 import { EventPublisher } from './event-publisher';
-import { Receiver } from './receiver';
 import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
 
 /** The stack runs with WEBHOOK_RETRY_DELAYS=200ms,400ms,600ms,800ms,1s. */

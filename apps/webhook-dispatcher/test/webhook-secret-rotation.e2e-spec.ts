@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { verifyWebhookSignature } from '@contracts';
-import { ApiClient, apiClient, createTestOrg, eventually } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, Receiver, ReceivedRequest } from '@platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { EventPublisher } from './event-publisher';
-import { Receiver, ReceivedRequest } from './receiver';
 import { createWebhook, uniquePath } from './webhook-fixtures';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { verifyWebhookSignature } from '@contracts';
-import { ApiClient, apiClient, createTestOrg, freePort } from '@platform/testing';
-import { Receiver } from './receiver';
+import { ApiClient, apiClient, createTestOrg, freePort, Receiver } from '@platform/testing';
 import { createWebhook, deliveriesOf, uniquePath } from './webhook-fixtures';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

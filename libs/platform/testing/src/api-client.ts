@@ -1,12 +1,9 @@
 import { type ApiClient as SdkClient, createApiClient } from '@org-data-platform/sdk';
 import { expectMatchesOpenApi, isDocumentedOperation } from './openapi-validate';
+import type { ApiResponse } from './api-response';
 import { gatewayUrl } from './stack-state';
 
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Record<string, string>;
-  body: T;
-}
+export type { ApiResponse } from './api-response';
 
 export interface RequestOptions {
   body?: unknown;

@@ -12,3 +12,5 @@ export * from './openapi-validate';
 export * from './test-dns';
 export { createScratchDatabase } from './test-databases';
 export * from './local-server';
+export * from './webhook-receiver';
+export * from './attachment-fixtures';

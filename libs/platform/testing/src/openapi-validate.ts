@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ApiResponse } from './api-client';
+import type { ApiResponse } from './api-response';
 import { REPO_ROOT } from './stack-state';
 
 interface OpenApiOperation {

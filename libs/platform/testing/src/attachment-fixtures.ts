@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { ApiClient, stackEnv } from '@platform/testing';
+import type { ApiClient } from './api-client';
+import { stackEnv } from './stack-state';
 
 export interface UploadedFile {
   uploadId: string;
