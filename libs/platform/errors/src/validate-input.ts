@@ -1,3 +1,4 @@
+/// <reference path="./class-transformer-storage.d.ts" />
 import { jsonDataProperties } from '@contracts';
 import { plainToInstance } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
