@@ -1,4 +1,5 @@
-import { admin, apiClient, createTestOrg, eventually, TestOrg } from '@platform/testing';
+import { Client } from 'pg';
+import { admin, apiClient, createTestOrg, eventually, testDatabaseUrl, TestOrg } from '@platform/testing';
 
 describe('authentication and scopes', () => {
   let org: TestOrg;
@@ -48,8 +49,6 @@ describe('authentication and scopes', () => {
   it('keeps keys hashed at rest', async () => {
     const issued = await admin('key', 'create', '--org', org.orgId);
     expect(issued.key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
-    const { Client } = await import('pg');
-    const { testDatabaseUrl } = await import('@platform/testing');
     const db = new Client({ connectionString: testDatabaseUrl() });
     await db.connect();
     try {
