@@ -4,3 +4,4 @@ export * from './outbox-relay';
 export * from './service-reply.interceptor';
 export * from './service-payload';
 export * from './request-scope.interceptor';
+export * from './service-request';

@@ -6,3 +6,5 @@ import { Payload } from '@nestjs/microservices';
  */
 export const Params = () => Payload('params');
 export const Org = () => Payload('org');
+/** The gateway's request id, for logs of work a handler hands on. */
+export const RequestId = () => Payload('requestId');

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceReply, ServiceRequest, ServiceResult } from '@contracts';
+import { AppError, isErrorBody } from '@platform/errors';
+import { JSONCodec, NatsConnection } from 'nats';
+
+/** Nest's NATS transport packets: what its message handlers expect, and what they answer. */
+interface RequestPacket {
+  pattern: string;
+  data: ServiceRequest<object>;
+  id: string;
+}
+interface ReplyPacket {
+  id?: string;
+  response?: ServiceReply;
+  err?: unknown;
+}
+
+const codec = JSONCodec<RequestPacket | ReplyPacket>();
+
+/**
+ * One request to a service's `@MessagePattern` handler, in Nest's NATS packet format through the
+ * connection's shared reply subscription (no fresh inbox per request). Answers the result; an error reply
+ * becomes its AppError. Transport failures (timeout, no responders) and malformed replies are thrown as
+ * they are, for the caller to log and map.
+ */
+export async function requestService<T = unknown>(nc: NatsConnection, pattern: string, request: ServiceRequest<object>): Promise<ServiceResult<T>> {
+  const message = await nc.request(pattern, codec.encode({ pattern, data: request, id: randomUUID() }), { timeout: request.timeoutMs });
+  const reply = (codec.decode(message.data) as ReplyPacket).response;
+  if (reply?.ok === true) {
+    const { ok: _ok, ...result } = reply;
+    return result as ServiceResult<T>;
+  }
+  if (reply?.ok === false && isErrorBody(reply.error)) throw AppError.fromBody(reply.error);
+  throw new Error(`malformed reply to ${pattern}`);
+}
