@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { CreateTableParams, OrgContext, PageQuery, TableIdParams, TablesPatterns, UpdateTableParams } from '@contracts';
+import { CreateTableParams, ExistingTableIdsParams, OrgContext, PageQuery, TableIdParams, TablesPatterns, UpdateTableParams } from '@contracts';
 import { Org, Params } from '@platform/messaging';
 import { TablesService } from './tables.service';
 
@@ -27,6 +27,12 @@ export class TablesController {
   @MessagePattern(TablesPatterns.update)
   update(@Org() org: OrgContext, @Params() params: UpdateTableParams) {
     return this.tables.update(org.id, params.tableId, params.body);
+  }
+
+  /** For other contexts (webhooks narrowed to tables): which of these ids name tables of the organization. */
+  @MessagePattern(TablesPatterns.existingIds)
+  existingIds(@Org() org: OrgContext, @Params() params: ExistingTableIdsParams) {
+    return this.tables.existingIds(org.id, params.tableIds);
   }
 
   @MessagePattern(TablesPatterns.remove)

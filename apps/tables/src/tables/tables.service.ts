@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { CreateTableBody, MAX_FIELDS_PER_TABLE, ServiceResult, TableDetail, UpdateTableBody } from '@contracts';
+import { CreateTableBody, ExistingTableIds, MAX_FIELDS_PER_TABLE, ServiceResult, TableDetail, UpdateTableBody } from '@contracts';
 import { AppError } from '@platform/errors';
 import { conflictOnUniqueViolation, Database, Sql } from '@platform/persistence';
 import { ObjectDeletionsRepository } from '../attachments/object-deletions.repository';
@@ -49,6 +49,10 @@ export class TablesService {
     const table = await this.tables.find(organizationId, tableId);
     if (!table) throw AppError.notFound('Table');
     return { data: tableDetail(table) };
+  }
+
+  async existingIds(organizationId: string, tableIds: string[]): Promise<ServiceResult<ExistingTableIds>> {
+    return { data: { table_ids: await this.tables.existingIds(organizationId, tableIds) } };
   }
 
   async create(organizationId: string, body: CreateTableBody): Promise<ServiceResult<TableDetail>> {

@@ -92,6 +92,16 @@ export class UserTableRepository {
     return rows[0] ? toTable(rows[0]) : undefined;
   }
 
+  /** Those of the ids that name tables of the organization (lowercase, as Postgres writes uuids). */
+  async existingIds(organizationId: string, tableIds: string[]): Promise<string[]> {
+    if (tableIds.length === 0) return [];
+    const { rows } = await this.db.query<{ id: string }>(`SELECT id FROM ${USER_TABLES_TABLE} WHERE organization_id = $1 AND id = ANY($2::uuid[])`, [
+      organizationId,
+      tableIds,
+    ]);
+    return rows.map((row) => row.id);
+  }
+
   async slugTaken(db: Sql, organizationId: string, slug: string, exceptId?: string): Promise<boolean> {
     const { rowCount } = await db.query(
       `SELECT 1 FROM ${USER_TABLES_TABLE} WHERE organization_id = $1 AND slug = $2 AND id IS DISTINCT FROM $3`,

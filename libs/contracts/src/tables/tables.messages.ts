@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsUUID, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsDefined, IsUUID, ValidateNested } from 'class-validator';
 import { BatchCreateRowsBody, BatchDeleteRowsBody, BatchUpdateRowsBody, RowBody, RowListQuery } from './row.dto';
 import { CreateTableBody, UpdateTableBody } from './table.dto';
 
@@ -60,4 +60,20 @@ export class UpdateRowsParams extends BatchUpdateRowsBody {
 export class RemoveRowsParams extends BatchDeleteRowsBody {
   @IsUUID()
   tableId!: string;
+}
+
+/** The most table ids one `tables.existing-ids` message may ask about. */
+export const MAX_TABLE_IDS_PER_LOOKUP = 100;
+
+/** `tables.existing-ids`: ids another context holds (a webhook's `table_ids`), to check against the organization's tables. */
+export class ExistingTableIdsParams {
+  @IsArray()
+  @ArrayMaxSize(MAX_TABLE_IDS_PER_LOOKUP)
+  @IsUUID('all', { each: true })
+  tableIds!: string[];
+}
+
+/** The answer's data: the ids asked about that name a table of the organization, lowercase; the others are unknown to it. */
+export interface ExistingTableIds {
+  table_ids: string[];
 }

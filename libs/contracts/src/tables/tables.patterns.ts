@@ -14,4 +14,6 @@ export const TablesPatterns = {
   updateRows: 'tables.rows.batch.update',
   removeRows: 'tables.rows.batch.remove',
   createUpload: 'tables.uploads.create',
+  /** For other contexts: which of these ids name tables of the organization. */
+  existingIds: 'tables.existing-ids',
 } as const;
