@@ -2,6 +2,7 @@ import type { SchemaOwner } from '@platform/persistence';
 import { Webhooks1763720000000 } from './migrations/1763720000000-webhooks';
 import { SecretRotation1763900000000 } from './migrations/1763900000000-secret-rotation';
 import { EventStore1763910000000 } from './migrations/1763910000000-event-store';
+import { WebhookTableIds1764300000000 } from './migrations/1764300000000-webhook-table-ids';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
@@ -10,5 +11,5 @@ export const WEBHOOKS_TABLE = `${WEBHOOKS_SCHEMA}.webhooks`;
 export const DELIVERY_SERIES_TABLE = `${WEBHOOKS_SCHEMA}.delivery_series`;
 
 export function webhooksSchema(url: string): SchemaOwner {
-  return { schema: WEBHOOKS_SCHEMA, url, migrations: [Webhooks1763720000000, SecretRotation1763900000000, EventStore1763910000000] };
+  return { schema: WEBHOOKS_SCHEMA, url, migrations: [Webhooks1763720000000, SecretRotation1763900000000, EventStore1763910000000, WebhookTableIds1764300000000] };
 }

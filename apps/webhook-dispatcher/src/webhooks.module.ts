@@ -9,6 +9,7 @@ import { EventsConsumerHealthIndicator } from './dispatch/events-consumer.indica
 import { QueueDepthReporter } from './delivery/queue-depth.reporter';
 import { WebhooksApiConfig } from './webhooks.config';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { OrganizationTables } from './webhooks/organization-tables';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 /** The API process: webhook management over NATS request-reply, and the event fan-out unless turned off. */
@@ -20,11 +21,13 @@ export class WebhooksModule {
       imports: [
         ServiceCoreModule.forRoot({ name: 'webhooks', config, database: true }),
         DispatcherCoreModule.forRoot(config),
-        ...(config.WEBHOOK_CONSUMER_ENABLED ? [NatsConnectionModule.forRoot('webhooks')] : []),
+        // For the consumer, and for asking the tables context which tables a webhook may be narrowed to.
+        NatsConnectionModule.forRoot('webhooks'),
       ],
       controllers: [WebhooksController],
       providers: [
         WebhooksService,
+        OrganizationTables,
         RedeliveryService,
         QueueDepthReporter,
         EventRetention,

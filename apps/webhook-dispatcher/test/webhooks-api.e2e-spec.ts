@@ -31,6 +31,7 @@ describe('webhooks API', () => {
           name: 'Orders',
           url,
           events: ['row.created', 'member.invited'],
+          table_ids: null,
           secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
           is_active: true,
           created_at: expect.stringMatching(ISO),
@@ -83,6 +84,7 @@ describe('webhooks API', () => {
           name: 'first',
           url: first.url,
           events: ['row.created'],
+          table_ids: null,
           active: true,
           status: 'active',
           created_at: expect.stringMatching(ISO),
@@ -115,7 +117,7 @@ describe('webhooks API', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         success: true,
-        data: { id: hook.id, name: 'Renamed', url, events: ['row.deleted', 'table.created'], active: false, status: 'disabled', updated_at: expect.stringMatching(ISO) },
+        data: { id: hook.id, name: 'Renamed', url, events: ['row.deleted', 'table.created'], table_ids: null, active: false, status: 'disabled', updated_at: expect.stringMatching(ISO) },
       });
       const enabled = await api.patch(`/webhooks/${hook.id}`, { active: true });
       expect(enabled.body.data).toMatchObject({ name: 'Renamed', active: true, status: 'active' });

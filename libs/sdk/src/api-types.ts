@@ -714,6 +714,8 @@ export interface components {
              *     ]
              */
             events: components["schemas"]["EventKind"][];
+            /** @description the tables whose `row.*` and `table.*` events the webhook gets; null: every table */
+            table_ids: string[] | null;
             /** @description false while disabled */
             active: boolean;
             /** @description `failed` after a delivery exhausted its retries, until the next success */
@@ -739,6 +741,8 @@ export interface components {
              *     ]
              */
             events: components["schemas"]["EventKind"][];
+            /** @description the tables whose `row.*` and `table.*` events the webhook gets; null: every table */
+            table_ids: string[] | null;
             /**
              * @description the signing secret; shown in this answer only
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -762,6 +766,8 @@ export interface components {
              *     ]
              */
             events: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted")[];
+            /** @description Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused. */
+            table_ids?: string[] | null;
         };
         WebhookUpdatedView: {
             /** Format: uuid */
@@ -775,6 +781,8 @@ export interface components {
              *     ]
              */
             events: components["schemas"]["EventKind"][];
+            /** @description the tables whose `row.*` and `table.*` events the webhook gets; null: every table */
+            table_ids: string[] | null;
             /** @description false while disabled */
             active: boolean;
             /** @description `failed` after a delivery exhausted its retries, until the next success */
@@ -786,6 +794,8 @@ export interface components {
             name?: string;
             url?: string;
             events?: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted")[];
+            /** @description Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused. On update, null clears the filter. */
+            table_ids?: string[] | null;
             /** @description false disables the webhook; true enables it again */
             active?: boolean;
         };

@@ -13,6 +13,8 @@ export interface DeliveryJob {
   seriesId?: string;
   eventId: string;
   eventType: string;
+  /** The table of a `row.*`/`table.*` event, for webhooks narrowed to tables; jobs queued before it existed have none. */
+  tableId?: string | null;
   organizationId: string;
   webhookId: string;
   body: string;

@@ -5,6 +5,7 @@ import { SecretCipher } from '../secrets/secret-cipher';
 import { signingSecrets } from '../secrets/signing-secrets';
 import { WebhooksConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
+import { wantsEvent } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord } from '../webhooks/webhook-record';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { attemptNumber, DELIVERY_ATTEMPTS, DeliveryJob, deliveryJobId, retryDelay } from './delivery-job';
@@ -37,11 +38,12 @@ export const PARK_MS = 10 * 60_000;
 
 /**
  * Whether a job may still be sent to this webhook. The fan-out's deliveries stop when the webhook is
- * disabled or unsubscribes; a redelivery or recovery the customer asked for goes out regardless.
+ * disabled or unsubscribes (from the kind, or from the event's table); a redelivery or recovery the
+ * customer asked for goes out regardless.
  */
 function stillWanted(webhook: SealedWebhookRecord | undefined, job: DeliveryJob): webhook is SealedWebhookRecord {
   if (!webhook || webhook.organization_id !== job.organizationId) return false;
-  return job.explicit === true || (webhook.active && webhook.events.includes(job.eventType));
+  return job.explicit === true || (webhook.active && wantsEvent(webhook, { eventType: job.eventType, tableId: job.tableId ?? null }));
 }
 
 /**

@@ -10,6 +10,7 @@ import { EventStoreRepository, StoredEvent } from '../event-store/event-store.re
 import { tableIdOf } from '../event-store/event-tables';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { parseEvent } from './event-envelope';
+import { wantsEvent } from './webhook-subscription';
 
 const MAX_BATCH = 500;
 const ACK_WAIT_MS = 60_000;
@@ -130,7 +131,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const pairs = new Map<string, { eventId: string; webhookId: string }>();
       for (const event of stored.values()) {
         for (const webhook of subscriptions) {
-          if (webhook.organization_id === event.organizationId && webhook.events.includes(event.eventType)) {
+          if (webhook.organization_id === event.organizationId && wantsEvent(webhook, event)) {
             pairs.set(`${event.id}_${webhook.id}`, { eventId: event.id, webhookId: webhook.id });
           }
         }
@@ -144,6 +145,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
             seriesId: open.id,
             eventId: event.id,
             eventType: event.eventType,
+            tableId: event.tableId,
             organizationId: event.organizationId,
             webhookId: open.webhook_id,
             body: event.body,

@@ -11,12 +11,21 @@ export interface StoredEvent {
   body: string;
 }
 
-const OWED_COLUMNS = 's.id, s.webhook_id, e.organization_id, s.event_id, e.event_type, e.body, s.trigger, s.attempts, s.due_at';
+const OWED_COLUMNS = 's.id, s.webhook_id, e.organization_id, s.event_id, e.event_type, e.table_id, e.body, s.trigger, s.attempts, s.due_at';
 
 /** The advisory lock the pruning replicas share (hashed to its key by Postgres). */
 export const PRUNE_LOCK = 'webhooks.event-retention';
 
 export type SeriesTrigger = 'event' | 'redeliver' | 'recover';
+
+/** A stored event a recovery may send again. */
+export interface RecoveryCandidate {
+  id: string;
+  event_type: string;
+  table_id: string | null;
+  /** The page cursor: `received_at` to the microsecond (a Date would cut it to milliseconds and read events twice). */
+  received_at: string;
+}
 
 /** A delivery series that still owes attempts, with what its job needs. */
 export interface OwedSeries {
@@ -25,6 +34,7 @@ export interface OwedSeries {
   organization_id: string;
   event_id: string;
   event_type: string;
+  table_id: string | null;
   body: string;
   trigger: SeriesTrigger;
   attempts: number;
@@ -105,18 +115,46 @@ export class EventStoreRepository {
   }
 
   /**
-   * Opens a recovery series for every stored event of the organization received in [since, until) of the
-   * given kinds that this webhook never received with a 2xx; one per event. Answers the series ids.
+   * A page of the stored events of the organization received in [since, until) of the given kinds that
+   * this webhook never received with a 2xx, oldest first, after the given one: what a recovery may send.
+   * Whether the webhook wants each (its tables) is for the caller to decide.
    */
-  async openRecovery(organizationId: string, webhookId: string, kinds: string[], since: Date, until: Date): Promise<string[]> {
+  async recoveryCandidates(
+    organizationId: string,
+    webhookId: string,
+    window: { kinds: string[]; since: Date; until: Date },
+    after: RecoveryCandidate | undefined,
+    limit: number,
+  ): Promise<RecoveryCandidate[]> {
+    const { rows } = await this.db.query<RecoveryCandidate>(
+      `SELECT e.id, e.event_type, e.table_id, to_char(e.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS received_at
+       FROM webhooks.events e
+       WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
+         AND (e.received_at, e.id) > ($6::timestamptz, $7::uuid)
+         AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
+       ORDER BY e.received_at, e.id LIMIT $8`,
+      [
+        organizationId,
+        webhookId,
+        window.since,
+        window.until,
+        window.kinds,
+        after?.received_at ?? new Date(0).toISOString(),
+        after?.id ?? '00000000-0000-0000-0000-000000000000',
+        limit,
+      ],
+    );
+    return rows;
+  }
+
+  /** Opens a recovery series of this webhook for each of these events; answers the series ids. */
+  async openRecovery(webhookId: string, eventIds: string[]): Promise<string[]> {
+    if (eventIds.length === 0) return [];
     const { rows } = await this.db.query<{ id: string }>(
       `INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger)
-       SELECT gen_random_uuid(), $2, e.id, 'recover' FROM webhooks.events e
-       WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
-         AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
-       ORDER BY e.received_at, e.id
+       SELECT gen_random_uuid(), $1, e.id, 'recover' FROM unnest($2::uuid[]) AS e(id)
        RETURNING id`,
-      [organizationId, webhookId, since, until, kinds],
+      [webhookId, eventIds],
     );
     return rows.map((row) => row.id);
   }

@@ -9,6 +9,10 @@ describe('tableIdOf', () => {
     expect(tableIdOf({ ...base, event: 'table.deleted', data: { table_id: table } })).toBe(table);
   });
 
+  it('answers the id lowercase, as the store and the webhooks table hold it', () => {
+    expect(tableIdOf({ ...base, event: 'row.updated', data: { table_id: table.toUpperCase() } })).toBe(table);
+  });
+
   it('answers null for other kinds and for data without a valid table id', () => {
     expect(tableIdOf({ ...base, event: 'member.invited', data: { table_id: table } })).toBeNull();
     expect(tableIdOf({ ...base, event: 'row.created', data: { table_id: 'not-a-uuid' } })).toBeNull();

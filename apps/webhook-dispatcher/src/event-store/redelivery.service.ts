@@ -5,12 +5,16 @@ import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { EventStoreRepository } from './event-store.repository';
+import { wantsEvent } from '../dispatch/webhook-subscription';
+import type { WebhookRecord } from '../webhooks/webhook-record';
+import { EventStoreRepository, RecoveryCandidate } from './event-store.repository';
 import { jobOfSeries } from './series-jobs';
 
 const DAY_MS = 86_400_000;
 /** Jobs added to Redis per round trip while queueing a recovery. */
 const QUEUE_CHUNK = 500;
+/** Stored events read per round trip while choosing what a recovery sends. */
+const RECOVERY_PAGE = 1_000;
 
 /**
  * Sending stored events again on the customer's request: one delivery's event (redeliver), or every event
@@ -48,9 +52,25 @@ export class RedeliveryService {
     const days = this.config.EVENT_RETENTION_DAYS;
     if (since < now - days * DAY_MS) throw AppError.validation('since', `must be within the event retention (the last ${days} days)`);
     if (until <= since) throw AppError.validation('until', 'must be after since');
-    const seriesIds = await this.store.openRecovery(organizationId, webhook.id, webhook.events, new Date(since), new Date(until));
+    const seriesIds = await this.openRecovery(webhook, { kinds: webhook.events, since: new Date(since), until: new Date(until) });
     await this.queueSeries(seriesIds);
     return { data: { queued: seriesIds.length } };
+  }
+
+  /**
+   * A recovery series for every event of the window the webhook never received and wants now: the store
+   * narrows by kind, `wantsEvent` decides (its tables too), as for the fan-out. Each event once.
+   */
+  private async openRecovery(webhook: WebhookRecord, window: { kinds: string[]; since: Date; until: Date }): Promise<string[]> {
+    const seriesIds: string[] = [];
+    let after: RecoveryCandidate | undefined;
+    for (;;) {
+      const page = await this.store.recoveryCandidates(webhook.organization_id, webhook.id, window, after, RECOVERY_PAGE);
+      const wanted = page.filter((event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }));
+      seriesIds.push(...(await this.store.openRecovery(webhook.id, wanted.map((event) => event.id))));
+      if (page.length < RECOVERY_PAGE) return seriesIds;
+      after = page[page.length - 1];
+    }
   }
 
   /** Queues the series now; what Redis does not take stays owed in Postgres and is queued by the reconciler. */

@@ -8,6 +8,7 @@ export function jobOfSeries(series: OwedSeries, delayMs = 0): ReturnType<typeof 
       seriesId: series.id,
       eventId: series.event_id,
       eventType: series.event_type,
+      tableId: series.table_id,
       organizationId: series.organization_id,
       webhookId: series.webhook_id,
       body: series.body,

@@ -7,6 +7,8 @@ export interface WebhookRecord {
   name: string;
   url: string;
   events: string[];
+  /** The tables whose `row.*`/`table.*` events it gets; null for every table. */
+  table_ids: string[] | null;
   active: boolean;
   failed_at: Date | null;
   created_at: Date;

@@ -14,7 +14,7 @@ import {
   WebhookIdParams,
   WebhooksPatterns,
 } from '@contracts';
-import { Org, Params } from '@platform/messaging';
+import { Org, Params, RequestId } from '@platform/messaging';
 import { RedeliveryService } from '../event-store/redelivery.service';
 import { WebhooksService } from './webhooks.service';
 
@@ -37,13 +37,13 @@ export class WebhooksController {
   }
 
   @MessagePattern(WebhooksPatterns.create)
-  async create(@Org() org: OrgContext, @Params() params: CreateWebhookBody): Promise<ServiceResult> {
-    return this.webhooks.create(org.id, params);
+  async create(@Org() org: OrgContext, @RequestId() requestId: string, @Params() params: CreateWebhookBody): Promise<ServiceResult> {
+    return this.webhooks.create({ org, requestId }, params);
   }
 
   @MessagePattern(WebhooksPatterns.update)
-  async update(@Org() org: OrgContext, @Params() params: UpdateWebhookParams): Promise<ServiceResult> {
-    return this.webhooks.update(org.id, params);
+  async update(@Org() org: OrgContext, @RequestId() requestId: string, @Params() params: UpdateWebhookParams): Promise<ServiceResult> {
+    return this.webhooks.update({ org, requestId }, params);
   }
 
   @MessagePattern(WebhooksPatterns.remove)

@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
 import { DELIVERY_SERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
+import type { Subscription } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 
-const COLUMNS = 'id, organization_id, name, url, events, active, failed_at, created_at, updated_at';
+const COLUMNS = 'id, organization_id, name, url, events, table_ids, active, failed_at, created_at, updated_at';
 const SEALED_COLUMNS = `${COLUMNS}, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
 
 export interface NewWebhook {
@@ -13,6 +14,7 @@ export interface NewWebhook {
   name: string;
   url: string;
   events: string[];
+  tableIds: string[] | null;
   secretCiphertext: Buffer;
 }
 
@@ -20,6 +22,8 @@ export interface WebhookChanges {
   name?: string;
   url?: string;
   events?: string[];
+  /** Absent: unchanged; null: every table again. */
+  tableIds?: string[] | null;
   active?: boolean;
 }
 
@@ -32,9 +36,9 @@ export class WebhooksRepository {
     const {
       rows: [row],
     } = await this.db.query<WebhookRecord>(
-      `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [webhook.id, webhook.organizationId, webhook.name, webhook.url, webhook.events, webhook.secretCiphertext],
+      `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, table_ids, secret_ciphertext)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [webhook.id, webhook.organizationId, webhook.name, webhook.url, webhook.events, webhook.tableIds, webhook.secretCiphertext],
     );
     return row;
   }
@@ -85,10 +89,20 @@ export class WebhooksRepository {
          url = COALESCE($4, url),
          events = COALESCE($5, events),
          active = COALESCE($6, active),
+         table_ids = CASE WHEN $7 THEN $8::uuid[] ELSE table_ids END,
          updated_at = now()
        WHERE id = $1 AND organization_id = $2
        RETURNING ${COLUMNS}`,
-      [id, organizationId, changes.name ?? null, changes.url ?? null, changes.events ?? null, changes.active ?? null],
+      [
+        id,
+        organizationId,
+        changes.name ?? null,
+        changes.url ?? null,
+        changes.events ?? null,
+        changes.active ?? null,
+        changes.tableIds !== undefined,
+        changes.tableIds ?? null,
+      ],
     );
     return row;
   }
@@ -124,11 +138,11 @@ export class WebhooksRepository {
     return rows[0] && { openSeriesIds: rows[0].open_series_ids };
   }
 
-  /** Active webhooks of these organizations with the kinds they subscribe to: what the fan-out matches events against. */
-  async activeSubscriptions(organizationIds: string[]): Promise<Array<{ id: string; organization_id: string; events: string[] }>> {
+  /** Active webhooks of these organizations with what they subscribe to: what the fan-out matches events against. */
+  async activeSubscriptions(organizationIds: string[]): Promise<Array<Subscription & { id: string; organization_id: string }>> {
     if (organizationIds.length === 0) return [];
-    const { rows } = await this.db.query<{ id: string; organization_id: string; events: string[] }>(
-      `SELECT id, organization_id, events FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
+    const { rows } = await this.db.query<Subscription & { id: string; organization_id: string }>(
+      `SELECT id, organization_id, events, table_ids FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
       [organizationIds],
     );
     return rows;

@@ -30,6 +30,7 @@ import { generateWebhookSecret } from '../secrets/webhook-secret';
 import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from './deliveries.repository';
+import { Asker, OrganizationTables } from './organization-tables';
 import { createdView, deliveryView, listView, updatedView } from './webhook-views';
 import { WebhooksRepository } from './webhooks.repository';
 
@@ -46,6 +47,7 @@ export class WebhooksService {
     private readonly sender: WebhookSender,
     private readonly queue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
+    private readonly tables: OrganizationTables,
   ) {}
 
   async list(organizationId: string, query: PageQuery): Promise<ServiceResult<WebhookView[]>> {
@@ -59,8 +61,10 @@ export class WebhooksService {
     return { data: listView(webhook) };
   }
 
-  async create(organizationId: string, body: CreateWebhookBody): Promise<ServiceResult<WebhookCreatedView>> {
+  async create(asker: Asker, body: CreateWebhookBody): Promise<ServiceResult<WebhookCreatedView>> {
+    const organizationId = asker.org.id;
     await this.checkTarget(body.url);
+    const tableIds = await this.ownedTableIds(asker, body.table_ids);
     const id = randomUUID();
     const secret = generateWebhookSecret();
     const webhook = await this.webhooks.insert({
@@ -69,15 +73,19 @@ export class WebhooksService {
       name: body.name,
       url: body.url,
       events: body.events,
+      tableIds: tableIds ?? null,
       secretCiphertext: this.cipher.encrypt(secret, id),
     });
     return { data: createdView(webhook, secret) };
   }
 
-  async update(organizationId: string, params: UpdateWebhookParams): Promise<ServiceResult<WebhookUpdatedView>> {
+  async update(asker: Asker, params: UpdateWebhookParams): Promise<ServiceResult<WebhookUpdatedView>> {
+    const organizationId = asker.org.id;
     if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
     if (params.url !== undefined) await this.checkTarget(params.url);
-    const webhook = await this.webhooks.update(organizationId, params.webhookId, params);
+    const tableIds = await this.ownedTableIds(asker, params.table_ids);
+    const { name, url, events, active } = params;
+    const webhook = await this.webhooks.update(organizationId, params.webhookId, { name, url, events, active, tableIds });
     if (!webhook) throw AppError.notFound('Webhook');
     return { data: updatedView(webhook) };
   }
@@ -153,6 +161,12 @@ export class WebhooksService {
         ...(outcome.errorMessage ? { error_message: outcome.errorMessage } : {}),
       },
     };
+  }
+
+  /** Absent stays absent and null stays null (every table); a list must name tables of the organization. */
+  private async ownedTableIds(asker: Asker, tableIds: string[] | null | undefined): Promise<string[] | null | undefined> {
+    if (tableIds === undefined || tableIds === null) return tableIds;
+    return this.tables.ownedTableIds(asker, tableIds);
   }
 
   /** Refuses a URL whose host is or resolves to an address webhooks may not reach. */

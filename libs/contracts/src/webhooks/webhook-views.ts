@@ -9,6 +9,13 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 const EVENTS = { enum: EVENT_KINDS, enumName: 'EventKind', isArray: true, example: ['row.created'] } as const;
+const TABLE_IDS = {
+  type: String,
+  format: 'uuid',
+  isArray: true,
+  nullable: true,
+  description: 'the tables whose `row.*` and `table.*` events the webhook gets; null: every table',
+} as const;
 
 /** The answer to `POST /webhooks`: the only response that carries the secret. */
 export class WebhookCreatedView {
@@ -23,6 +30,9 @@ export class WebhookCreatedView {
 
   @ApiProperty(EVENTS)
   events!: string[];
+
+  @ApiProperty(TABLE_IDS)
+  table_ids!: string[] | null;
 
   @ApiProperty({ pattern: '^whsec_', description: 'the signing secret; shown in this answer only', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
   secret!: string;
@@ -47,6 +57,9 @@ export class WebhookUpdatedView {
 
   @ApiProperty(EVENTS)
   events!: string[];
+
+  @ApiProperty(TABLE_IDS)
+  table_ids!: string[] | null;
 
   @ApiProperty({ description: 'false while disabled' })
   active!: boolean;

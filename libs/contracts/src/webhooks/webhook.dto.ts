@@ -1,14 +1,50 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { EVENT_KINDS } from '../events';
 import { PageQuery } from '../pagination';
+import { MAX_TABLE_IDS_PER_LOOKUP } from '../tables/tables.messages';
 import { WEBHOOK_TEST_EVENT } from './webhook-views';
 import { IsWebhookUrl } from './webhook-url.validator';
 
 const NOT_BLANK = /\S/;
 /** Optional in a PATCH, but `null` is not a value: absent means unchanged. */
 const unlessAbsent = ValidateIf((_: object, value: unknown) => value !== undefined);
+
+/** The most tables one webhook may be narrowed to: what the tables context checks in one message. */
+export const MAX_WEBHOOK_TABLE_IDS = MAX_TABLE_IDS_PER_LOOKUP;
+
+const TABLE_IDS_DOC = {
+  type: String,
+  format: 'uuid',
+  isArray: true,
+  nullable: true,
+  minItems: 1,
+  maxItems: MAX_WEBHOOK_TABLE_IDS,
+  uniqueItems: true,
+  description:
+    'Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); ' +
+    'absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused.',
+} as const;
+
+/** Ids compared case-insensitively, as Postgres compares uuids; anything else is left for IsUUID to refuse. */
+const caseless = (id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id);
+
+/**
+ * `table_ids`: absent or null skips the checks (on update, null clears the filter); otherwise a non-empty list
+ * of distinct UUIDs. Whether they name tables of the organization is for the webhooks service to ask.
+ */
+function TableIds(): PropertyDecorator {
+  const decorators = [
+    IsOptional(),
+    IsArray(),
+    ArrayNotEmpty({ message: 'table_ids must not be empty: leave it out, or null, to get the events of every table' }),
+    ArrayMaxSize(MAX_WEBHOOK_TABLE_IDS, { message: `table_ids must hold at most ${MAX_WEBHOOK_TABLE_IDS} ids` }),
+    IsUUID('all', { each: true, message: 'table_ids must hold table ids (UUIDs)' }),
+    ArrayUnique(caseless, { message: 'table_ids must not repeat an id' }),
+  ];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
 
 export class CreateWebhookBody {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Orders sync' })
@@ -29,6 +65,10 @@ export class CreateWebhookBody {
   @ArrayUnique()
   @IsIn(EVENT_KINDS, { each: true })
   events!: string[];
+
+  @ApiPropertyOptional(TABLE_IDS_DOC)
+  @TableIds()
+  table_ids?: string[] | null;
 }
 
 export class UpdateWebhookBody {
@@ -53,6 +93,10 @@ export class UpdateWebhookBody {
   @ArrayUnique()
   @IsIn(EVENT_KINDS, { each: true })
   events?: string[];
+
+  @ApiPropertyOptional({ ...TABLE_IDS_DOC, description: `${TABLE_IDS_DOC.description} On update, null clears the filter.` })
+  @TableIds()
+  table_ids?: string[] | null;
 
   @ApiPropertyOptional({ description: 'false disables the webhook; true enables it again' })
   @unlessAbsent

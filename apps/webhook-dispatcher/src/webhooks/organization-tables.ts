@@ -1,0 +1,56 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ExistingTableIds, ExistingTableIdsParams, OrgContext, TablesPatterns } from '@contracts';
+import { AppError } from '@platform/errors';
+import { requestService } from '@platform/messaging';
+import { currentQueryScope } from '@platform/persistence';
+import { NATS_CONNECTION } from '@platform/service';
+import { NatsConnection } from 'nats';
+
+/** How long the question may take when no caller's deadline bounds it. */
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** Who asks: the organization the webhook belongs to, and the request to log it under. */
+export interface Asker {
+  org: OrgContext;
+  requestId: string;
+}
+
+/**
+ * The tables of an organization, as the tables context answers over NATS (`tables.existing-ids`): the
+ * webhooks context holds table ids only and never reads the tables' schema.
+ */
+@Injectable()
+export class OrganizationTables {
+  private readonly logger = new Logger('OrganizationTables');
+
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  /**
+   * The ids, lowercase, once each is known to name a table of the organization; otherwise a
+   * VALIDATION_ERROR naming the first that does not (`table_ids[i]`). An id of another organization's
+   * table is refused alike, so the answer never tells that it exists elsewhere.
+   */
+  async ownedTableIds(asker: Asker, tableIds: readonly string[]): Promise<string[]> {
+    const ids = tableIds.map((id) => id.toLowerCase());
+    const existing = new Set(await this.existing(asker, ids));
+    const unknown = ids.findIndex((id) => !existing.has(id));
+    if (unknown >= 0) throw AppError.validation(`table_ids[${unknown}]`, 'is not a table of the organization');
+    return ids;
+  }
+
+  private async existing(asker: Asker, tableIds: string[]): Promise<string[]> {
+    const deadline = currentQueryScope()?.deadline;
+    const timeoutMs = deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.min(DEFAULT_TIMEOUT_MS, deadline - Date.now());
+    if (timeoutMs <= 0) throw AppError.internal('The request did not finish in time');
+    const params: ExistingTableIdsParams = { tableIds };
+    try {
+      const { data } = await requestService<ExistingTableIds>(this.nc, TablesPatterns.existingIds, { org: asker.org, requestId: asker.requestId, timeoutMs, params });
+      if (!Array.isArray(data?.table_ids)) throw new Error(`malformed reply to ${TablesPatterns.existingIds}`);
+      return data.table_ids.map((id) => id.toLowerCase());
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      this.logger.error({ err: error, requestId: asker.requestId }, 'could not ask the tables service which tables exist');
+      throw AppError.internal('The tables service is unavailable');
+    }
+  }
+}
