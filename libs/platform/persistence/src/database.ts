@@ -37,6 +37,10 @@ export class Database implements Sql {
     });
     // An idle connection the server drops (restart, failover) must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor may one that breaks while checked out but between statements (pg emits 'error' on the client
+    // then, and the pool listens only to idle ones): its next statement fails, which its caller sees,
+    // and the pool drops it when it is released.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   query<R extends QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<R>> {

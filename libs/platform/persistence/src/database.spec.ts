@@ -1,0 +1,35 @@
+import { Database } from './database';
+
+// Runs against the real Postgres; no tables needed, so the maintenance database serves.
+const DATABASE_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+describe('Database', () => {
+  const db = new Database({ url: DATABASE_URL, poolSize: 2, organizationShare: 1, applicationName: `database-spec-${process.pid}` });
+  const observer = new Database({ url: DATABASE_URL, poolSize: 1, organizationShare: 1, applicationName: `database-spec-observer-${process.pid}` });
+
+  afterAll(async () => {
+    await Promise.all([db.close(), observer.close()]);
+  });
+
+  it('survives a connection that breaks while checked out between statements: that work fails, the next succeeds', async () => {
+    const errors: unknown[] = [];
+    const crash = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', crash);
+    try {
+      const broken = db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        // The server ends this session while no statement of it runs (a restart or failover would too).
+        await observer.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await tx.query('SELECT 1');
+      });
+      await expect(broken).rejects.toThrow();
+      expect(errors).toEqual([]);
+      // The broken connection was dropped, not handed out again.
+      await expect(db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+      await expect(db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    } finally {
+      process.off('uncaughtException', crash);
+    }
+  });
+});
