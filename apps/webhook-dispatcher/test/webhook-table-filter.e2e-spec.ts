@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient, apiClient, createTestOrg, eventually } from '@platform/testing';
-import { Receiver } from './receiver';
+import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
 import { deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
 
 const QUIET_MS = 1_500;
