@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { gauge } from '@platform/service';
+import { BackgroundLoop, gauge } from '@platform/service';
 import { ClaimedDomain, DomainsRepository } from '../domain/domains.repository';
 import { DomainsConfig } from '../domains.config';
 import { DomainChecker } from '../verification/domain-checker.service';
@@ -20,9 +20,7 @@ const checksInFlight = gauge('domain_rechecks_in_flight', 'Background domain che
 export class DomainRecheckJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DomainRecheckJob');
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly loop = new BackgroundLoop(this.logger, () => this.claim(), { failure: 'claiming due domains failed', idleMs: POLL_MS, backoffMs: POLL_MS });
 
   constructor(
     private readonly repository: DomainsRepository,
@@ -31,38 +29,23 @@ export class DomainRecheckJob implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Stops claiming, then lets the checks in flight finish (each is bounded by the lookup timeout) while the database is still open. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
     await Promise.all(this.inFlight);
   }
 
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.running) {
-      const free = this.config.DOMAIN_RECHECK_CONCURRENCY - this.inFlight.size;
-      if (free <= 0) {
-        await this.pause(POLL_MS);
-        continue;
-      }
-      try {
-        const now = new Date();
-        const claimed = await this.repository.claimDue(free, now, new Date(now.getTime() + this.config.DNS_LOOKUP_TIMEOUT_MS + CLAIM_MARGIN_MS));
-        failures = 0;
-        claimed.forEach((domain) => this.start(domain));
-        if (claimed.length < free) await this.pause(POLL_MS);
-      } catch (error) {
-        failures += 1;
-        this.logger.warn({ err: error }, 'claiming due domains failed; will retry');
-        await this.pause(Math.min(30_000, POLL_MS * 2 ** Math.min(failures, 5)));
-      }
-    }
+  /** Claims as many due domains as there are free slots; answers whether every slot found one (more may be due). */
+  private async claim(): Promise<boolean> {
+    const free = this.config.DOMAIN_RECHECK_CONCURRENCY - this.inFlight.size;
+    if (free <= 0) return false;
+    const now = new Date();
+    const claimed = await this.repository.claimDue(free, now, new Date(now.getTime() + this.config.DNS_LOOKUP_TIMEOUT_MS + CLAIM_MARGIN_MS));
+    claimed.forEach((domain) => this.start(domain));
+    return claimed.length === free;
   }
 
   private start(domain: ClaimedDomain): void {
@@ -76,19 +59,9 @@ export class DomainRecheckJob implements OnApplicationBootstrap, BeforeApplicati
       .finally(() => {
         this.inFlight.delete(work);
         checksInFlight.set(this.inFlight.size);
-        this.wake?.();
+        this.loop.wake();
       });
     this.inFlight.add(work);
     checksInFlight.set(this.inFlight.size);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 }

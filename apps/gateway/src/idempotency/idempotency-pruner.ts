@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { PeriodicJob } from '@platform/service';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -11,17 +12,17 @@ const PRUNE_BATCH = 1_000;
 @Injectable()
 export class IdempotencyPruner implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('IdempotencyPruner');
-  private timer?: NodeJS.Timeout;
+  private readonly job = new PeriodicJob(() => this.prune(), PRUNE_EVERY_MS);
 
   constructor(private readonly keys: IdempotencyRepository) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.timer.unref();
+    this.job.start();
   }
 
+  /** A run in flight is not waited for: expired keys are ignored anyway, and the next start prunes on. */
   onApplicationShutdown(): void {
-    clearInterval(this.timer);
+    void this.job.stop();
   }
 
   private async prune(): Promise<void> {

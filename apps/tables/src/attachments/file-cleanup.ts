@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { counter, gauge } from '@platform/service';
+import { BackgroundLoop, counter, gauge } from '@platform/service';
 import { ObjectDeletion, ObjectDeletionsRepository } from './object-deletions.repository';
 import { ObjectStorage } from './object-storage';
 
@@ -30,9 +30,12 @@ export function retryDelaySeconds(attempts: number): number {
 @Injectable()
 export class FileCleanup implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('FileCleanup');
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly loop = new BackgroundLoop(this.logger, () => this.nextPass(), {
+    // The database itself failed: nothing was lost, the queue is still there.
+    failure: 'file cleanup pass failed',
+    idleMs: IDLE_MS,
+    backoffMs: 500,
+  });
   private backlogAt = 0;
 
   constructor(
@@ -41,15 +44,12 @@ export class FileCleanup implements OnApplicationBootstrap, BeforeApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Before the database and storage clients close, so the pass in flight finishes with them. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
   }
 
   /** One pass: sweeps abandoned uploads, then works one leased batch; answers how many deletions it took. */
@@ -107,30 +107,9 @@ export class FileCleanup implements OnApplicationBootstrap, BeforeApplicationShu
     oldest.set(backlog.oldestSeconds);
   }
 
-  private async run(): Promise<void> {
-    let failuresInARow = 0;
-    while (this.running) {
-      try {
-        await this.reportBacklog();
-        const taken = await this.pass();
-        failuresInARow = 0;
-        if (taken < BATCH) await this.pause(IDLE_MS);
-      } catch (error) {
-        // The database itself failed: nothing was lost, the queue is still there.
-        failuresInARow += 1;
-        this.logger.warn({ err: error }, 'file cleanup pass failed; will retry');
-        await this.pause(Math.min(30_000, 500 * 2 ** Math.min(failuresInARow, 6)));
-      }
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  /** Reports the backlog now and then, and works one batch; answers whether it was full (more may wait). */
+  private async nextPass(): Promise<boolean> {
+    await this.reportBacklog();
+    return (await this.pass()) === BATCH;
   }
 }

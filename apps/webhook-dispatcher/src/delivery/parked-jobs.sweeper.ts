@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { PeriodicJob } from '@platform/service';
 import { DeliveryQueue } from './delivery-queue';
 import { InFlightLeases } from './in-flight-leases';
 
@@ -13,8 +14,10 @@ export const SWEEP_INTERVAL_MS = 2_000;
 @Injectable()
 export class ParkedJobsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ParkedJobsSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly job = new PeriodicJob(
+    () => this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'sweep of parked deliveries failed; the next one retries')),
+    SWEEP_INTERVAL_MS,
+  );
 
   constructor(
     private readonly leases: InFlightLeases,
@@ -22,17 +25,11 @@ export class ParkedJobsSweeper implements OnApplicationBootstrap, BeforeApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'sweep of parked deliveries failed; the next one retries'))
-        .finally(() => (this.running = undefined));
-    }, SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.job.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.job.stop();
   }
 
   async sweep(): Promise<void> {

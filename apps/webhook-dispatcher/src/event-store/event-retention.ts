@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { counter } from '@platform/service';
+import { counter, PeriodicJob } from '@platform/service';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository } from './event-store.repository';
 
@@ -18,9 +18,7 @@ const pruned = counter('webhook_event_pruned_total', 'Rows pruned from the event
 @Injectable()
 export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventRetention');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopping = false;
+  private readonly job = new PeriodicJob(() => this.prune(), PRUNE_INTERVAL_MS, { runAtStart: true });
 
   constructor(
     private readonly store: EventStoreRepository,
@@ -28,25 +26,18 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    const run = () => {
-      this.running ??= this.prune().finally(() => (this.running = undefined));
-    };
-    run();
-    this.timer = setInterval(run, PRUNE_INTERVAL_MS);
-    this.timer.unref();
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.job.stop();
   }
 
   private async prune(): Promise<void> {
     const cutoff = new Date(Date.now() - this.config.EVENT_RETENTION_DAYS * DAY_MS);
     const total = { events: 0, deliveries: 0 };
     try {
-      while (!this.stopping) {
+      while (!this.job.stopping) {
         const batch = await this.store.pruneBatch(cutoff, PRUNE_BATCH);
         if (!batch) {
           pruneRuns.inc({ outcome: 'busy' });

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { counter } from '@platform/service';
+import { counter, PeriodicJob } from '@platform/service';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository } from './event-store.repository';
@@ -19,27 +19,22 @@ const runs = counter('webhook_reconcile_runs_total', 'Reconciler runs by outcome
 @Injectable()
 export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SeriesReconciler');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopping = false;
+  private readonly job: PeriodicJob;
 
   constructor(
     private readonly store: EventStoreRepository,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
-  ) {}
+  ) {
+    this.job = new PeriodicJob(() => this.reconcile(), config.WEBHOOK_RECONCILE_INTERVAL_MS);
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.reconcile().finally(() => (this.running = undefined));
-    }, this.config.WEBHOOK_RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.job.stop();
   }
 
   private async reconcile(): Promise<void> {
@@ -47,7 +42,7 @@ export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationSh
     let after: { dueAt: Date; id: string } | undefined;
     let total = 0;
     try {
-      while (!this.stopping) {
+      while (!this.job.stopping) {
         const owed = await this.store.overdueSeries(overdueBefore, after, PAGE);
         if (owed.length === 0) break;
         const missing = new Set(await this.deliveryQueue.missingJobs(owed.map((series) => series.id)));

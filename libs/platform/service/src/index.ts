@@ -8,3 +8,4 @@ export * from './database.module';
 export * from './nats-connection.module';
 export * from './redis.module';
 export * from './outbox-relay.module';
+export * from './background-jobs';
