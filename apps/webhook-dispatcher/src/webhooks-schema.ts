@@ -9,6 +9,8 @@ export const WEBHOOKS_SCHEMA = 'webhooks';
 /** Qualified names of the context's own tables, for its SQL. */
 export const WEBHOOKS_TABLE = `${WEBHOOKS_SCHEMA}.webhooks`;
 export const DELIVERY_SERIES_TABLE = `${WEBHOOKS_SCHEMA}.delivery_series`;
+export const DELIVERIES_TABLE = `${WEBHOOKS_SCHEMA}.deliveries`;
+export const EVENTS_TABLE = `${WEBHOOKS_SCHEMA}.events`;
 
 export function webhooksSchema(url: string): SchemaOwner {
   return { schema: WEBHOOKS_SCHEMA, url, migrations: [Webhooks1763720000000, SecretRotation1763900000000, EventStore1763910000000, WebhookTableIds1764300000000] };

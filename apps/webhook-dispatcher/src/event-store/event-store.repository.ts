@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@platform/persistence';
+import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 /** An event as the store keeps it: the exact bytes receivers get and sign. */
 export interface StoredEvent {
@@ -56,7 +57,7 @@ export class EventStoreRepository {
   async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<Array<{ id: string; event_id: string; webhook_id: string; finished: boolean }>> {
     return this.db.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO webhooks.events (id, organization_id, event_type, table_id, body)
+        `INSERT INTO ${EVENTS_TABLE} (id, organization_id, event_type, table_id, body)
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
          ON CONFLICT (id) DO NOTHING`,
         [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), events.map((e) => e.body)],
@@ -64,9 +65,9 @@ export class EventStoreRepository {
       if (pairs.length === 0) return [];
       // DO UPDATE (a no-op) rather than DO NOTHING, so that series opened by an earlier hand-over come back too.
       const { rows } = await tx.query<{ id: string; event_id: string; webhook_id: string; finished: boolean }>(
-        `INSERT INTO webhooks.delivery_series (id, event_id, webhook_id, trigger)
+        `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, event_id, webhook_id, trigger)
          SELECT gen_random_uuid(), p.event_id, p.webhook_id, 'event' FROM unnest($1::uuid[], $2::uuid[]) AS p(event_id, webhook_id)
-         WHERE EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.id = p.webhook_id)
+         WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = p.webhook_id)
          ON CONFLICT (event_id, webhook_id) WHERE trigger = 'event' DO UPDATE SET trigger = EXCLUDED.trigger
          RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished`,
         [pairs.map((p) => p.eventId), pairs.map((p) => p.webhookId)],
@@ -86,11 +87,11 @@ export class EventStoreRepository {
       } = await tx.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [PRUNE_LOCK]);
       if (!locked) return undefined;
       const { rowCount: events } = await tx.query(
-        `DELETE FROM webhooks.events WHERE id IN (SELECT id FROM webhooks.events WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+        `DELETE FROM ${EVENTS_TABLE} WHERE id IN (SELECT id FROM ${EVENTS_TABLE} WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
         [cutoff, batch],
       );
       const { rowCount: deliveries } = await tx.query(
-        `DELETE FROM webhooks.deliveries WHERE id IN (SELECT id FROM webhooks.deliveries WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+        `DELETE FROM ${DELIVERIES_TABLE} WHERE id IN (SELECT id FROM ${DELIVERIES_TABLE} WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
         [cutoff, batch],
       );
       return { events: events ?? 0, deliveries: deliveries ?? 0 };
@@ -104,11 +105,11 @@ export class EventStoreRepository {
   async openSeries(organizationId: string, webhookId: string, eventIds: string[], trigger: SeriesTrigger): Promise<OwedSeries[]> {
     const { rows } = await this.db.query<OwedSeries>(
       `WITH opened AS (
-         INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger)
-         SELECT gen_random_uuid(), $2, e.id, $4 FROM webhooks.events e WHERE e.id = ANY($3::uuid[]) AND e.organization_id = $1
+         INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger)
+         SELECT gen_random_uuid(), $2, e.id, $4 FROM ${EVENTS_TABLE} e WHERE e.id = ANY($3::uuid[]) AND e.organization_id = $1
          RETURNING id, webhook_id, event_id, trigger, attempts, due_at
        )
-       SELECT ${OWED_COLUMNS} FROM opened s JOIN webhooks.events e ON e.id = s.event_id`,
+       SELECT ${OWED_COLUMNS} FROM opened s JOIN ${EVENTS_TABLE} e ON e.id = s.event_id`,
       [organizationId, webhookId, eventIds, trigger],
     );
     return rows;
@@ -128,10 +129,10 @@ export class EventStoreRepository {
   ): Promise<RecoveryCandidate[]> {
     const { rows } = await this.db.query<RecoveryCandidate>(
       `SELECT e.id, e.event_type, e.table_id, to_char(e.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS received_at
-       FROM webhooks.events e
+       FROM ${EVENTS_TABLE} e
        WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
          AND (e.received_at, e.id) > ($6::timestamptz, $7::uuid)
-         AND NOT EXISTS (SELECT 1 FROM webhooks.deliveries d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
+         AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES_TABLE} d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
        ORDER BY e.received_at, e.id LIMIT $8`,
       [
         organizationId,
@@ -151,7 +152,7 @@ export class EventStoreRepository {
   async openRecovery(webhookId: string, eventIds: string[]): Promise<string[]> {
     if (eventIds.length === 0) return [];
     const { rows } = await this.db.query<{ id: string }>(
-      `INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger)
+      `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger)
        SELECT gen_random_uuid(), $1, e.id, 'recover' FROM unnest($2::uuid[]) AS e(id)
        RETURNING id`,
       [webhookId, eventIds],
@@ -162,7 +163,7 @@ export class EventStoreRepository {
   /** These series with what their jobs need, oldest event first. */
   async seriesToQueue(seriesIds: string[]): Promise<OwedSeries[]> {
     const { rows } = await this.db.query<OwedSeries>(
-      `SELECT ${OWED_COLUMNS} FROM webhooks.delivery_series s JOIN webhooks.events e ON e.id = s.event_id
+      `SELECT ${OWED_COLUMNS} FROM ${DELIVERY_SERIES_TABLE} s JOIN ${EVENTS_TABLE} e ON e.id = s.event_id
        WHERE s.id = ANY($1::uuid[]) AND s.finished_at IS NULL ORDER BY e.received_at, e.id`,
       [seriesIds],
     );
@@ -172,7 +173,7 @@ export class EventStoreRepository {
   /** Unfinished series whose next attempt was due before `dueBefore`, oldest first, after the given one. */
   async overdueSeries(dueBefore: Date, after: { dueAt: Date; id: string } | undefined, limit: number): Promise<OwedSeries[]> {
     const { rows } = await this.db.query<OwedSeries>(
-      `SELECT ${OWED_COLUMNS} FROM webhooks.delivery_series s JOIN webhooks.events e ON e.id = s.event_id
+      `SELECT ${OWED_COLUMNS} FROM ${DELIVERY_SERIES_TABLE} s JOIN ${EVENTS_TABLE} e ON e.id = s.event_id
        WHERE s.finished_at IS NULL AND s.due_at < $1 AND (s.due_at, s.id) > ($2::timestamptz, $3::uuid)
        ORDER BY s.due_at, s.id LIMIT $4`,
       [dueBefore, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
@@ -182,6 +183,6 @@ export class EventStoreRepository {
 
   /** A series that will send nothing (its webhook was disabled, deleted or unsubscribed meanwhile). */
   async finishSeries(seriesId: string): Promise<void> {
-    await this.db.query(`UPDATE webhooks.delivery_series SET finished_at = now() WHERE id = $1 AND finished_at IS NULL`, [seriesId]);
+    await this.db.query(`UPDATE ${DELIVERY_SERIES_TABLE} SET finished_at = now() WHERE id = $1 AND finished_at IS NULL`, [seriesId]);
   }
 }

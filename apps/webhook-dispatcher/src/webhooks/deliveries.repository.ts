@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database, isPgError, PgErrorCode } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
+import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 export interface DeliveryRecord {
   id: string;
@@ -57,15 +58,15 @@ export class DeliveriesRepository {
            AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
                 series_id, next_retry_at)
        ), recorded AS (
-         INSERT INTO webhooks.deliveries
+         INSERT INTO ${DELIVERIES_TABLE}
            (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
             series_id, next_retry_at)
          SELECT d.id, d.webhook_id, d.organization_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.success,
                 d.error_message, d.created_at, d.series_id, d.next_retry_at
-         FROM d WHERE EXISTS (SELECT 1 FROM webhooks.webhooks w WHERE w.id = d.webhook_id)
+         FROM d WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = d.webhook_id)
          RETURNING id, series_id, attempt, next_retry_at
        ), progressed AS (
-         UPDATE webhooks.delivery_series s
+         UPDATE ${DELIVERY_SERIES_TABLE} s
          SET attempts = r.attempt, due_at = COALESCE(r.next_retry_at, s.due_at), finished_at = CASE WHEN r.next_retry_at IS NULL THEN now() END
          FROM recorded r WHERE s.id = r.series_id
        )
@@ -112,11 +113,11 @@ export class DeliveriesRepository {
     const [{ rows }, { rows: [count] }] = await Promise.all([
       this.db.query<DeliveryRow>(
         `SELECT id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, next_retry_at, created_at
-         FROM webhooks.deliveries WHERE ${where}
+         FROM ${DELIVERIES_TABLE} WHERE ${where}
          ORDER BY created_at DESC, attempt DESC, id DESC LIMIT $5 OFFSET $6`,
         [...params, limit, offset],
       ),
-      this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM webhooks.deliveries WHERE ${where}`, params),
+      this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${DELIVERIES_TABLE} WHERE ${where}`, params),
     ]);
     return { rows, total: count.total };
   }
@@ -125,7 +126,7 @@ export class DeliveriesRepository {
   async findOwned(organizationId: string, webhookId: string, deliveryId: string): Promise<{ event_id: string } | undefined> {
     const {
       rows: [row],
-    } = await this.db.query<{ event_id: string }>(`SELECT event_id FROM webhooks.deliveries WHERE id = $1 AND webhook_id = $2 AND organization_id = $3`, [
+    } = await this.db.query<{ event_id: string }>(`SELECT event_id FROM ${DELIVERIES_TABLE} WHERE id = $1 AND webhook_id = $2 AND organization_id = $3`, [
       deliveryId,
       webhookId,
       organizationId,
