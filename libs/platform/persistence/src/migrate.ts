@@ -1,3 +1,5 @@
+import { NestFactory } from '@nestjs/core';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions, SchemaOwner } from './data-source-options';
@@ -28,20 +30,34 @@ export async function ensureDatabase(url: string): Promise<void> {
 /**
  * Runs a context's pending migrations inside its own schema. An advisory lock per schema lets several
  * processes (replicas, the migration job, tests) call this at once safely.
+ *
+ * The DataSource is TypeORM's, made by `TypeOrmModule` in a short-lived Nest application context of its
+ * own (two connections at most), which is closed before this returns: the services keep their one pool,
+ * `Database`, and never hold a TypeORM connection.
  */
 export async function migrateSchema(owner: SchemaOwner): Promise<string[]> {
   await ensureDatabase(owner.url);
-  const dataSource = new DataSource({ ...dataSourceOptions(owner) });
-  await dataSource.initialize();
-  const runner = dataSource.createQueryRunner();
+  const migrations = await NestFactory.createApplicationContext(
+    TypeOrmModule.forRootAsync({
+      // Fails at once, as a migration job should, rather than retrying for half a minute.
+      useFactory: () => ({ ...dataSourceOptions(owner), retryAttempts: 0, toRetry: () => false }),
+    }),
+    // Silent: the callers (migrate.ts, the admin command line) print only their JSON result.
+    { logger: false, abortOnError: false },
+  );
   try {
-    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${owner.schema}`]);
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(owner.schema)}`);
-    const done = await dataSource.runMigrations({ transaction: 'each' });
-    return done.map((migration) => migration.name);
+    const dataSource = migrations.get<DataSource>(getDataSourceToken());
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${owner.schema}`]);
+      await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(owner.schema)}`);
+      const done = await dataSource.runMigrations({ transaction: 'each' });
+      return done.map((migration) => migration.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${owner.schema}`]).catch(() => undefined);
+      await runner.release();
+    }
   } finally {
-    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${owner.schema}`]).catch(() => undefined);
-    await runner.release();
-    await dataSource.destroy();
+    await migrations.close();
   }
 }
