@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { IsUrlWithScheme, ServiceConfig } from '@platform/config';
-import { IsBoolean, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, registerDecorator, ValidateIf, ValidationArguments } from 'class-validator';
+import { IsUrlWithScheme, ProductionRule, ServiceConfig } from '@platform/config';
+import { IsBoolean, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 import { DEVELOPMENT_STORAGE_CREDENTIALS, IsStorageSecret } from './attachments/storage-credentials';
 
 /** Only for development and tests: anyone can read it here, so production refuses to start without a real key. */
@@ -8,21 +8,12 @@ const DEVELOPMENT_CURSOR_KEY = createHash('sha256').update('org-data-platform de
 const MIN_CURSOR_KEY_LENGTH = 32;
 
 /** At least 32 characters; empty only outside production. Never echoes the value. */
-function IsCursorKey() {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isCursorKey',
-      target: target.constructor,
-      propertyName,
-      options: { message: `must be at least ${MIN_CURSOR_KEY_LENGTH} characters (required when NODE_ENV=production)` },
-      validator: {
-        validate(value: unknown, args: ValidationArguments) {
-          if (value === '' || value === undefined) return (args.object as { NODE_ENV?: string }).NODE_ENV !== 'production';
-          return typeof value === 'string' && value.length >= MIN_CURSOR_KEY_LENGTH;
-        },
-      },
-    });
-}
+const IsCursorKey = () =>
+  ProductionRule(
+    'isCursorKey',
+    `must be at least ${MIN_CURSOR_KEY_LENGTH} characters (required when NODE_ENV=production)`,
+    (value, production) => (value === '' || value === undefined ? !production : typeof value === 'string' && value.length >= MIN_CURSOR_KEY_LENGTH),
+  );
 
 /** The largest object one presigned PUT may carry (S3's limit for a single upload). */
 const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;

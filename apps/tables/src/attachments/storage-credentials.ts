@@ -1,4 +1,5 @@
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ProductionRule } from '@platform/config';
+import { ValidationOptions } from 'class-validator';
 
 /**
  * MinIO's well-known root credentials, which the development setups (docker compose, a local MinIO)
@@ -7,19 +8,10 @@ import { registerDecorator, ValidationArguments, ValidationOptions } from 'class
 export const DEVELOPMENT_STORAGE_CREDENTIALS = { accessKeyId: 'minioadmin', secretAccessKey: 'minioadmin' } as const;
 
 /** A storage secret: required in production and never the development one there. Never echoes the value. */
-export function IsStorageSecret(options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isStorageSecret',
-      target: target.constructor,
-      propertyName,
-      options: { message: 'must be set, and not to the development credentials, when NODE_ENV=production', ...options },
-      validator: {
-        validate(value: unknown, args: ValidationArguments) {
-          if (typeof value !== 'string') return false;
-          if ((args.object as { NODE_ENV?: string }).NODE_ENV !== 'production') return true;
-          return value !== '' && value !== DEVELOPMENT_STORAGE_CREDENTIALS.secretAccessKey;
-        },
-      },
-    });
-}
+export const IsStorageSecret = (options?: ValidationOptions) =>
+  ProductionRule(
+    'isStorageSecret',
+    'must be set, and not to the development credentials, when NODE_ENV=production',
+    (value, production) => typeof value === 'string' && (!production || (value !== '' && value !== DEVELOPMENT_STORAGE_CREDENTIALS.secretAccessKey)),
+    options,
+  );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ProductionRule } from '@platform/config';
+import { ValidationOptions } from 'class-validator';
 
 const KEY_BYTES = 32;
 
@@ -26,18 +27,10 @@ export function encryptionKeyFrom(config: { SECRET_ENCRYPTION_KEY: string; isPro
 }
 
 /** Valid when it decodes to 32 bytes; empty only outside production. Never echoes the value. */
-export function IsSecretEncryptionKey(options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isSecretEncryptionKey',
-      target: target.constructor,
-      propertyName,
-      options: { message: 'must be 32 bytes as base64 or 64 hex characters (required when NODE_ENV=production)', ...options },
-      validator: {
-        validate(value: unknown, args: ValidationArguments) {
-          if (value === '' || value === undefined) return (args.object as { NODE_ENV?: string }).NODE_ENV !== 'production';
-          return typeof value === 'string' && decodeEncryptionKey(value) !== undefined;
-        },
-      },
-    });
-}
+export const IsSecretEncryptionKey = (options?: ValidationOptions) =>
+  ProductionRule(
+    'isSecretEncryptionKey',
+    'must be 32 bytes as base64 or 64 hex characters (required when NODE_ENV=production)',
+    (value, production) => (value === '' || value === undefined ? !production : typeof value === 'string' && decodeEncryptionKey(value) !== undefined),
+    options,
+  );

@@ -30,16 +30,28 @@ export const IsDurationList = (options?: ValidationOptions) =>
 
 
 /**
+ * A config rule that depends on whether the process runs in production (NODE_ENV=production, read from
+ * the config object being validated), as secrets and placeholders do. The message never echoes the value.
+ */
+export function ProductionRule(name: string, message: string, test: (value: unknown, production: boolean) => boolean, options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { message, ...options },
+      validator: { validate: (value: unknown, args: ValidationArguments) => test(value, (args.object as { NODE_ENV?: string }).NODE_ENV === 'production') },
+    });
+}
+
+/**
  * A development placeholder (a mail host of example.net, say) that a production deployment must
  * replace with its own value: refused when NODE_ENV=production, like a missing secret.
  */
-export const IsReplacedInProduction = (developmentDefault: string, options?: ValidationOptions) => (target: object, propertyName: string) =>
-  registerDecorator({
-    name: 'isReplacedInProduction',
-    target: target.constructor,
-    propertyName,
-    options: { message: `must be set when NODE_ENV=production (${developmentDefault} is a development placeholder)`, ...options },
-    validator: {
-      validate: (value: unknown, args: ValidationArguments) => (args.object as { NODE_ENV?: string }).NODE_ENV !== 'production' || value !== developmentDefault,
-    },
-  });
+export const IsReplacedInProduction = (developmentDefault: string, options?: ValidationOptions) =>
+  ProductionRule(
+    'isReplacedInProduction',
+    `must be set when NODE_ENV=production (${developmentDefault} is a development placeholder)`,
+    (value, production) => !production || value !== developmentDefault,
+    options,
+  );
