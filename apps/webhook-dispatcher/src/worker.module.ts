@@ -6,6 +6,7 @@ import { DeliveryWorker } from './delivery/delivery-worker';
 import { DeliveryProcessor } from './delivery/delivery.processor';
 import { InFlightLeases } from './delivery/in-flight-leases';
 import { ParkedJobsSweeper } from './delivery/parked-jobs.sweeper';
+import { WorkerSlots } from './delivery/worker-slots';
 import { WebhooksWorkerConfig } from './webhooks.config';
 
 /** The delivery worker process: no request handlers, only the queue. */
@@ -18,7 +19,7 @@ export class WorkerModule {
         ServiceCoreModule.forRoot({ name: 'webhooks-worker', config, database: true }),
         DispatcherCoreModule.forRoot(config),
       ],
-      providers: [InFlightLeases, ParkedJobsSweeper, DeliveryProcessor, DeliveryWorker, DeliveryQueueHealthIndicator],
+      providers: [InFlightLeases, WorkerSlots, ParkedJobsSweeper, DeliveryProcessor, DeliveryWorker, DeliveryQueueHealthIndicator],
     };
   }
 }

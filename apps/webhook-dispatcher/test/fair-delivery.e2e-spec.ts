@@ -31,12 +31,13 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     return queue;
   };
 
-  /** How many times these workers parked a job because its webhook's slots were taken. */
+  /** How many times these workers put a job aside (parked it, or held it waiting for a slot of their own) because its webhook's slots were taken. */
   const parkedCount = async (processes: ManagedProcess[]) => {
     const counts = await Promise.all(
       processes.map(async (process) => {
         const metrics = await (await fetch(`http://127.0.0.1:${process.healthPort}/metrics`)).text();
-        return Number(/^webhook_deliveries_total\{outcome="parked"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+        const count = (outcome: string) => Number(new RegExp(`^webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+        return count('parked') + count('waiting');
       }),
     );
     return counts.reduce((sum, count) => sum + count, 0);

@@ -5,6 +5,7 @@ import type IORedis from 'ioredis';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryJob, retryDelay } from './delivery-job';
 import { DeliveryProcessor } from './delivery.processor';
+import { WorkerSlots } from './worker-slots';
 
 /** The BullMQ worker of the delivery queue, with the retry schedule as its custom backoff. */
 @Injectable()
@@ -15,6 +16,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   constructor(
     private readonly processor: DeliveryProcessor,
+    private readonly slots: WorkerSlots,
     private readonly config: WebhooksWorkerConfig,
   ) {}
 
@@ -47,7 +49,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   /** Finishes the attempts in flight (bounded by the delivery timeout), then lets go of Redis. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+    const closing = this.worker?.close();
+    // Jobs waiting here for a slot take one the usual way or are parked, instead of each waiting for an attempt.
+    this.slots.close();
+    await closing;
     this.redis?.disconnect();
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { Injectable } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { EventStoreRepository } from '../event-store/event-store.repository';
 import { SecretCipher } from '../secrets/secret-cipher';
@@ -9,8 +10,7 @@ import { wantsEvent } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord } from '../webhooks/webhook-record';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { attemptNumber, DELIVERY_ATTEMPTS, DeliveryJob, deliveryJobId, retryDelay } from './delivery-job';
-import { DeliveryQueue } from './delivery-queue';
-import { InFlightLeases, SlotOutcome } from './in-flight-leases';
+import { HeldSlot, WorkerSlots } from './worker-slots';
 import { attemptDuration, deliveryOutcomes } from './delivery-metrics';
 import { WebhookSender } from './webhook-sender';
 
@@ -26,6 +26,18 @@ export class DeliveryFailedError extends Error {
 }
 
 export type AttemptResult = 'delivered' | 'skipped';
+
+/**
+ * The webhook is read while the job takes its slot, so the slot is held only for the request; a read
+ * older than this when the slot comes (the job waited for it) is made again, so a change to the webhook
+ * reaches an attempt no later than it did when the read came after the slot.
+ */
+export const WEBHOOK_READ_FRESH_MS = 1_000;
+
+interface WebhookRead {
+  webhook: Promise<SealedWebhookRecord | undefined>;
+  startedAt: number;
+}
 
 /** How soon a job is tried again when our own storage failed, which is not the receiver's fault. */
 export const STORAGE_RETRY_MS = 1_000;
@@ -52,11 +64,8 @@ function stillWanted(webhook: SealedWebhookRecord | undefined, job: DeliveryJob)
  */
 @Injectable()
 export class DeliveryProcessor {
-  private readonly logger = new Logger('DeliveryProcessor');
-
   constructor(
-    private readonly leases: InFlightLeases,
-    private readonly deliveryQueue: DeliveryQueue,
+    private readonly slots: WorkerSlots,
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly events: EventStoreRepository,
@@ -67,47 +76,44 @@ export class DeliveryProcessor {
 
   /**
    * Only the receiver's failures use up its six attempts. A job that finds its webhook's in-flight slots
-   * taken is parked in the delayed set until a slot is free for it; when reading or recording fails on our side (Postgres
+   * taken waits in this worker for one of its attempts to hand a slot over when this worker holds them all
+   * (a few per slot at most), or else is parked in the delayed set until a slot is free for it; when reading or recording fails on our side (Postgres
    * restarting, say), the job goes back to wait a moment. Neither changes its attempt count or schedule.
    */
   async attempt(job: Job<DeliveryJob>, token?: string): Promise<AttemptResult> {
     const holder = job.id ?? deliveryJobId(job.data);
-    let leased = false;
-    let outcome: SlotOutcome = 'other';
+    let slot: HeldSlot | undefined;
+    const read = this.readWebhook(job.data.webhookId);
     try {
-      leased = await this.leases.acquire(job.data.webhookId, holder);
-      if (!leased) {
+      slot = await this.slots.take(job.data.webhookId, holder, () => deliveryOutcomes.inc({ outcome: 'waiting' }));
+      if (!slot) {
         deliveryOutcomes.inc({ outcome: 'parked' });
         if (token) await job.moveToDelayed(Date.now() + PARK_MS, token);
         throw new DelayedError();
       }
-      const result = await this.deliver(job);
-      if (result === 'delivered') outcome = 'success';
-      return result;
+      return await this.deliver(job, slot, read);
     } catch (error) {
-      if (error instanceof DeliveryFailedError && error.timedOut) outcome = 'timeout';
       if (error instanceof DeliveryFailedError || error instanceof DelayedError || !token) throw error;
       deliveryOutcomes.inc({ outcome: 'postponed' });
       await job.moveToDelayed(Date.now() + STORAGE_RETRY_MS, token);
       throw new DelayedError();
     } finally {
-      if (leased) await this.releaseSlot(job.data.webhookId, holder, outcome);
+      // Already given back when the request ended; this covers an attempt that stopped before it.
+      await slot?.release('other');
     }
   }
 
-  /** Frees the slot and wakes the parked job due longest; a slot that cannot be freed lapses by itself. */
-  private async releaseSlot(webhookId: string, holder: string, outcome: SlotOutcome): Promise<void> {
-    try {
-      const next = await this.leases.release(webhookId, holder, outcome);
-      if (next) await this.deliveryQueue.promote(next);
-    } catch (error) {
-      this.logger.warn({ err: error, webhookId }, 'could not free an in-flight slot; it lapses at its expiry');
-    }
+  private readWebhook(webhookId: string): WebhookRead {
+    const webhook = this.webhooks.findForDelivery(webhookId);
+    // A job that is parked never looks at its read; a failure is seen by the attempt that does.
+    webhook.catch(() => undefined);
+    return { webhook, startedAt: performance.now() };
   }
 
-  private async deliver(job: Job<DeliveryJob>): Promise<AttemptResult> {
+  /** The slot is given back as soon as the receiver has answered (or not), while the attempt is recorded. */
+  private async deliver(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead): Promise<AttemptResult> {
     const { webhookId, eventId, eventType, organizationId, body, seriesId } = job.data;
-    const webhook = await this.webhooks.findForDelivery(webhookId);
+    const webhook = performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? await read.webhook : await this.readWebhook(webhookId).webhook;
     if (!stillWanted(webhook, job.data)) {
       if (seriesId) await this.events.finishSeries(seriesId);
       deliveryOutcomes.inc({ outcome: 'skipped' });
@@ -122,6 +128,7 @@ export class DeliveryProcessor {
       eventId,
       timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
     });
+    const released = slot.release(outcome.success ? 'success' : outcome.timedOut ? 'timeout' : 'other');
     attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
     const exhausted = !outcome.success && attempt >= DELIVERY_ATTEMPTS;
     const recorded = await this.deliveries.record({
@@ -139,6 +146,7 @@ export class DeliveryProcessor {
       seriesId,
       nextRetryAt: outcome.success || exhausted ? undefined : new Date(Date.now() + retryDelay(this.config.retryDelays, attempt)),
     });
+    await released;
     if (!recorded) {
       deliveryOutcomes.inc({ outcome: 'skipped' });
       return 'skipped';

@@ -43,11 +43,16 @@ redis.call('SADD', KEYS[5], ARGV[5])
 return 0`;
 
 /**
- * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), and
- * wakes the parked job that has been due longest when a slot is free for it.
- * KEYS: leases, parked, woken, timeouts; ARGV: holder, max in flight, breaker threshold, outcome.
+ * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then
+ * either hands the slot straight to the next holder, a job already waiting for it in the same worker
+ * (only when no job of the webhook is parked or woken, which keep their turn, and the webhook's slots
+ * allow it), and answers 1; or wakes the parked job that has been due longest when a slot is free for it
+ * and answers its id.
+ * KEYS: leases, parked, woken, timeouts; ARGV: holder, max in flight, breaker threshold, outcome, next holder ('' for none), lease ms.
  */
 const RELEASE = `
+redis.replicate_commands()
+${NOW}
 redis.call('ZREM', KEYS[1], ARGV[1])
 if ARGV[4] == 'timeout' then
   redis.call('INCR', KEYS[4])
@@ -56,6 +61,15 @@ elseif ARGV[4] == 'success' then
   redis.call('DEL', KEYS[4])
 end
 ${SLOTS}
+if ARGV[5] ~= '' then
+  redis.call('ZREM', KEYS[2], ARGV[5])
+  redis.call('ZREM', KEYS[3], ARGV[5])
+  if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[3]) == 0 and redis.call('ZCARD', KEYS[1]) < slots then
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[6]), ARGV[5])
+    redis.call('PEXPIRE', KEYS[1], ARGV[6])
+    return 1
+  end
+end
 if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) >= slots then return false end
 local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 if first[1] then
@@ -109,7 +123,7 @@ interface WebhookKeys {
 
 type LeaseRedis = IORedis & {
   acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string]): Promise<number>;
-  releaseLease(...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome]): Promise<string | null>;
+  releaseLease(...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number]): Promise<string | number | null>;
   sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number]): Promise<string[]>;
 };
 
@@ -142,10 +156,15 @@ export class InFlightLeases implements OnApplicationShutdown {
     return answer === 1;
   }
 
-  /** Frees the holder's slot; answers the parked job that has been due longest, now woken, if a slot is free for it. */
-  async release(webhookId: string, holder: string, outcome: SlotOutcome): Promise<string | undefined> {
+  /**
+   * Frees the holder's slot. With `next`, a job waiting in this worker, the slot goes straight to it when
+   * nothing of the webhook is parked and its slots allow (`handed`); otherwise the parked job that has been
+   * due longest is woken, if a slot is free for it, and answered (`woken`).
+   */
+  async release(webhookId: string, holder: string, outcome: SlotOutcome, next?: string): Promise<{ handed: boolean; woken?: string }> {
     const { leases, parked, woken, timeouts } = this.keys(webhookId);
-    return (await this.redis.releaseLease(leases, parked, woken, timeouts, holder, this.max, BREAKER_TIMEOUTS, outcome)) ?? undefined;
+    const answer = await this.redis.releaseLease(leases, parked, woken, timeouts, holder, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs);
+    return answer === 1 ? { handed: true } : { handed: false, woken: typeof answer === 'string' ? answer : undefined };
   }
 
   /** The webhooks that have parked or woken jobs. */
