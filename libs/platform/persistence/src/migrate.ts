@@ -1,7 +1,6 @@
 import { NestFactory } from '@nestjs/core';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { dataSourceOptions, SchemaOwner } from './data-source-options';
 import { quoteIdent } from './identifiers';
 import { isPgError, PgErrorCode } from './pg-errors';
@@ -33,10 +32,12 @@ export async function ensureDatabase(url: string): Promise<void> {
  *
  * The DataSource is TypeORM's, made by `TypeOrmModule` in a short-lived Nest application context of its
  * own (two connections at most), which is closed before this returns: the services keep their one pool,
- * `Database`, and never hold a TypeORM connection.
+ * `Database`, and never hold a TypeORM connection. TypeORM is loaded here, on the first migration, not
+ * by every process that imports this library: it is about 300 modules the services never run.
  */
 export async function migrateSchema(owner: SchemaOwner): Promise<string[]> {
   await ensureDatabase(owner.url);
+  const { getDataSourceToken, TypeOrmModule } = await import('@nestjs/typeorm');
   const migrations = await NestFactory.createApplicationContext(
     TypeOrmModule.forRootAsync({
       // Fails at once, as a migration job should, rather than retrying for half a minute.
