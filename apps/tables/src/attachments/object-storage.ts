@@ -1,15 +1,18 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { TablesConfig } from '../tables.config';
+
+/**
+ * The AWS SDK, loaded on the first storage call rather than at start-up: it is the largest thing the
+ * service would otherwise hold in memory, and a process that sees no upload never needs it.
+ */
+type Sdk = typeof import('@aws-sdk/client-s3') & Pick<typeof import('@aws-sdk/s3-request-presigner'), 'getSignedUrl'>;
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = (): Promise<Sdk> =>
+  (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]).then(([s3, presigner]) => ({
+    ...s3,
+    getSignedUrl: presigner.getSignedUrl,
+  })));
 
 /** How long a client has to PUT the bytes of an upload. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
@@ -45,9 +48,10 @@ function contentDisposition(filename: string): string {
  */
 @Injectable()
 export class ObjectStorage implements OnApplicationShutdown {
-  private readonly client: S3Client;
+  private readonly clientConfig: S3ClientConfig;
   /** Signs the URLs clients use: the same credentials, addressed at the endpoint clients reach. */
-  private readonly signer: S3Client;
+  private readonly signerConfig: S3ClientConfig;
+  private clients?: Promise<{ sdk: Sdk; client: S3Client; signer: S3Client }>;
   private readonly bucket: string;
 
   constructor(config: TablesConfig) {
@@ -60,20 +64,26 @@ export class ObjectStorage implements OnApplicationShutdown {
       requestChecksumCalculation: 'WHEN_REQUIRED' as const,
       responseChecksumValidation: 'WHEN_REQUIRED' as const,
     };
-    this.client = new S3Client({
+    this.clientConfig = {
       ...base,
       endpoint: config.S3_ENDPOINT || undefined,
       // A request that waits on storage must still answer inside the gateway's deadline.
       maxAttempts: 2,
       requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
-    });
-    this.signer = new S3Client({ ...base, endpoint: config.S3_PUBLIC_ENDPOINT || config.S3_ENDPOINT || undefined });
+    };
+    this.signerConfig = { ...base, endpoint: config.S3_PUBLIC_ENDPOINT || config.S3_ENDPOINT || undefined };
+  }
+
+  private sdk(): Promise<{ sdk: Sdk; client: S3Client; signer: S3Client }> {
+    return (this.clients ??= loadSdk().then((sdk) => ({ sdk, client: new sdk.S3Client(this.clientConfig), signer: new sdk.S3Client(this.signerConfig) })));
   }
 
   /** A PUT URL that accepts exactly `size` bytes of `mimeType` (both are signed). */
   async presignUpload(key: string, mimeType: string, size: number): Promise<PresignedUpload> {
+    const { sdk, signer } = await this.sdk();
+    const { PutObjectCommand, getSignedUrl } = sdk;
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: mimeType, ContentLength: size });
-    const url = await getSignedUrl(this.signer, command, {
+    const url = await getSignedUrl(signer, command, {
       expiresIn: UPLOAD_URL_TTL_SECONDS,
       signableHeaders: new Set(['content-type', 'content-length']),
     });
@@ -81,35 +91,38 @@ export class ObjectStorage implements OnApplicationShutdown {
   }
 
   /** A GET URL that serves the file under its name and type. */
-  presignDownload(key: string, filename: string, mimeType: string): Promise<string> {
-    const command = new GetObjectCommand({
+  async presignDownload(key: string, filename: string, mimeType: string): Promise<string> {
+    const { sdk, signer } = await this.sdk();
+    const command = new sdk.GetObjectCommand({
       Bucket: this.bucket,
       Key: key,
       ResponseContentType: mimeType,
       ResponseContentDisposition: contentDisposition(filename),
     });
-    return getSignedUrl(this.signer, command, { expiresIn: DOWNLOAD_URL_TTL_SECONDS });
+    return sdk.getSignedUrl(signer, command, { expiresIn: DOWNLOAD_URL_TTL_SECONDS });
   }
 
   /** The object's size, or undefined when there is no such object. */
   async sizeOf(key: string): Promise<number | undefined> {
+    const { sdk, client } = await this.sdk();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return head.ContentLength ?? 0;
     } catch (error) {
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
+      if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
       throw new StorageUnavailable('HEAD', error);
     }
   }
 
   /** Deletes the keys (absent ones count as deleted); throws unless every one is gone. */
   async deleteKeys(keys: readonly string[]): Promise<void> {
+    const { sdk, client } = await this.sdk();
     for (let i = 0; i < keys.length; i += DELETE_BATCH) {
       const batch = keys.slice(i, i + DELETE_BATCH);
       let failed: string | undefined;
       try {
-        const result = await this.client.send(
-          new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+        const result = await client.send(
+          new sdk.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
         );
         const [first] = result.Errors ?? [];
         if (first) failed = `${first.Code ?? 'error'} on ${result.Errors?.length} of ${batch.length} keys`;
@@ -122,16 +135,18 @@ export class ObjectStorage implements OnApplicationShutdown {
 
   /** Up to one batch of keys under `prefix`. */
   async keysUnder(prefix: string): Promise<string[]> {
+    const { sdk, client } = await this.sdk();
     try {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: DELETE_BATCH }));
+      const page = await client.send(new sdk.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: DELETE_BATCH }));
       return (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
     } catch (error) {
       throw new StorageUnavailable('ListObjectsV2', error);
     }
   }
 
-  onApplicationShutdown(): void {
-    this.client.destroy();
-    this.signer.destroy();
+  async onApplicationShutdown(): Promise<void> {
+    const clients = await this.clients?.catch(() => undefined);
+    clients?.client.destroy();
+    clients?.signer.destroy();
   }
 }
