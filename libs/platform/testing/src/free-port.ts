@@ -1,14 +1,31 @@
 import { createServer } from 'node:net';
 
-/** A TCP port that was free a moment ago on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports are drawn below Linux's ephemeral range (32768-60999): a port the kernel picks for `listen(0)`
+ * is also the local end the kernel gives outgoing connections, so it can be taken by a client socket
+ * (to Postgres, NATS, Redis) between this check and the moment a child process binds it.
+ */
+const LOWEST = 20_000;
+const HIGHEST = 32_767;
+const handedOut = new Set<number>();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    server.once('error', () => resolve(false));
+    // 0.0.0.0: a server started with this port may bind every address, so every address must be free.
+    server.listen({ port, host: '0.0.0.0', exclusive: true }, () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port that was free a moment ago on every IPv4 address and that this process has not handed out before. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST + 1));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port between ${LOWEST} and ${HIGHEST}`);
 }
