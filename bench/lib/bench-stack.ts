@@ -71,7 +71,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
   mkdirSync(dir, { recursive: true });
   const logFile = resolve(dir, `bench-${process.pid}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
-  const supervisor = new Supervisor({ root: REPO_ROOT, env, output: (line) => log.write(`${line}\n`) });
+  const supervisor = new Supervisor({ root: REPO_ROOT, env, output: (line) => log.write(`${line}\n`), cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR });
   const healthPorts = new Map<ProcessName, number>();
   const extras: ManagedProcess[] = [];
 

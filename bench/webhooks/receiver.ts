@@ -9,8 +9,10 @@ export const HANGING_PREFIX = '/hang';
 export class ArrivalRecorder {
   readonly arrivals: Array<{ rowId: string; at: number; path: string }> = [];
   bodyBytes = 0;
-  /** Requests left unanswered so far. */
+  /** Unanswered requests open now, the most open at once, and how many there were in all. */
   hanging = 0;
+  hangingPeak = 0;
+  hangingTotal = 0;
   private server?: Server;
 
   async listen(): Promise<number> {
@@ -22,6 +24,9 @@ export class ArrivalRecorder {
         const body = Buffer.concat(chunks);
         if (req.url?.startsWith(HANGING_PREFIX)) {
           this.hanging += 1;
+          this.hangingTotal += 1;
+          this.hangingPeak = Math.max(this.hangingPeak, this.hanging);
+          req.socket.once('close', () => (this.hanging -= 1));
           return;
         }
         res.writeHead(204).end();
@@ -38,7 +43,8 @@ export class ArrivalRecorder {
 
   reset(): void {
     this.arrivals.length = 0;
-    this.hanging = 0;
+    this.hangingPeak = this.hanging;
+    this.hangingTotal = 0;
   }
 
   async close(): Promise<void> {
