@@ -5,19 +5,18 @@
  * per-webhook in-flight cap it stays what it is without the neighbour.
  * Usage: node dist/bench/webhooks/noisy-neighbour.js (starts a stack of its own, like `npm run bench`).
  */
-import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Pool } from 'undici';
 import { startBenchStack } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
+import { createAtRate } from './create-at-rate';
 import { ArrivalRecorder, HANGING_PREFIX } from './receiver';
 
 const BACKLOG = Number(process.env.BENCH_NOISY_BACKLOG ?? 1_000);
 const RATE = Number(process.env.BENCH_NOISY_RATE ?? 100);
 const DURATION_S = Number(process.env.BENCH_NOISY_DURATION_S ?? 30);
 const WARM_UP_S = Number(process.env.BENCH_NOISY_WARM_UP_S ?? 3);
-const now = () => performance.now() + performance.timeOrigin;
 
 async function main(): Promise<void> {
   const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
@@ -47,36 +46,10 @@ async function main(): Promise<void> {
     const counts = await queue.getJobCounts('waiting', 'delayed', 'active');
     log(`noisy neighbour: queue ${JSON.stringify(counts)}, ${receiver.hanging} requests hanging; healthy rows at ${RATE}/s for ${DURATION_S}s ...`);
 
-    // Rows created at RATE/s for `seconds`; answers each created row's id with the moment its create was answered.
+    // Rows created at RATE/s for `seconds`; each created row's id with the moment its create was answered.
     const offer = async (seconds: number) => {
       const responses = new Map<string, number>();
-      const total = RATE * seconds;
-      const started = now();
-      let issued = 0;
-      let errors = 0;
-      const inFlight: Promise<void>[] = [];
-      while (issued < total) {
-        const due = Math.min(total, Math.floor(((now() - started) / 1000) * RATE));
-        for (; issued < due; issued += 1) {
-          inFlight.push(
-            gateway
-              .request({
-                method: 'POST',
-                path: `${gatewayUrl.pathname}/tables/${healthyTable}/rows`,
-                headers: { authorization: `Bearer ${healthy.key}`, 'content-type': 'application/json' },
-                body: JSON.stringify({ data: { title: `healthy ${issued}` } }),
-              })
-              .then(async (res) => {
-                const json = (await res.body.json()) as { data: { id: string } };
-                if (res.statusCode !== 201) throw new Error(`create: ${res.statusCode}`);
-                responses.set(json.data.id, now());
-              })
-              .catch(() => void (errors += 1)),
-          );
-        }
-        await sleep(10);
-      }
-      await Promise.all(inFlight);
+      const { errors } = await createAtRate(gateway, gatewayUrl, healthy.key, healthyTable, RATE, seconds, responses);
       const arrivals = () => receiver.arrivals.filter((arrival) => arrival.path === '/healthy' && responses.has(arrival.rowId));
       const deadline = Date.now() + 30_000;
       while (arrivals().length < responses.size && Date.now() < deadline) await sleep(100);

@@ -4,7 +4,6 @@
  * one process POSTing signed bodies of the same size to the same receiver.
  */
 import { execFile } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
@@ -13,9 +12,9 @@ import { Pool } from 'undici';
 import type { BenchOrg, BenchStack } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
 import { cpuPer, UsageSampler } from '../lib/usage-sampler';
+import { createAtRate } from './create-at-rate';
 import { ArrivalRecorder } from './receiver';
 
-const now = () => performance.now() + performance.timeOrigin;
 const BATCH_ROWS = 100;
 
 export interface WebhooksSettings {
@@ -57,38 +56,6 @@ export interface WebhookFigures {
   ceiling: { perSecond: number; inFlight: number; bodyBytes: number };
   ratioOneWorkerToCeiling: number;
   secondWorkerGain: number;
-}
-
-/** Creates rows at `rate` per second for the duration; keeps each row's create-response time by row id. */
-async function createAtRate(gateway: Pool, base: URL, key: string, tableId: string, rate: number, durationS: number, responses: Map<string, number>) {
-  const total = Math.round(rate * durationS);
-  const started = now();
-  let issued = 0;
-  let errors = 0;
-  const inFlight: Promise<void>[] = [];
-  while (issued < total) {
-    const due = Math.min(total, Math.floor(((now() - started) / 1000) * rate));
-    for (; issued < due; issued += 1) {
-      inFlight.push(
-        gateway
-          .request({
-            method: 'POST',
-            path: `${base.pathname}/tables/${tableId}/rows`,
-            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ data: { title: `row ${issued}` } }),
-          })
-          .then(async (res) => {
-            const json = (await res.body.json()) as { data: { id: string } };
-            if (res.statusCode !== 201) throw new Error(`create: ${res.statusCode}`);
-            responses.set(json.data.id, now());
-          })
-          .catch(() => void (errors += 1)),
-      );
-    }
-    await sleep(10);
-  }
-  await Promise.all(inFlight);
-  return { seconds: (now() - started) / 1000, errors };
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
