@@ -500,6 +500,11 @@ export interface components {
              * @example DE
              */
             default_country?: string;
+            /**
+             * @description `text`, `number`, `email`, `url` and `phone`: no two rows of the table hold the same value. A create or update that would repeat one is a `CONFLICT` naming `data.<slug>` (`rows[i].data.<slug>` in a batch); turning it on over existing repeats is a `VALIDATION_ERROR` naming the field
+             * @default false
+             */
+            is_unique?: boolean;
         };
         FieldView: {
             /** Format: uuid */

@@ -77,6 +77,16 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && JSON_CONTENT_TYPE.test(header);
 }
 
+/** Whether plain JSON.parse takes the text (it keeps a `__proto__` key as data; secure-json-parse refuses it). */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A request body -> its JSON value, or the error the client gets: a BAD_REQUEST for a body that is not
  * JSON in UTF-8, a VALIDATION_ERROR naming the path of a value no field can store (NUL, an unpaired
@@ -92,7 +102,7 @@ export function parseJsonBody(contentType: string | undefined, body: Buffer): un
   try {
     value = secureJson.parse(text);
   } catch {
-    throw AppError.badRequest('Request body is not valid JSON');
+    throw AppError.badRequest(isJson(text) ? 'Request body must not hold a "__proto__" key or a "constructor" object with a "prototype" key' : 'Request body is not valid JSON');
   }
   assertStorableJson(value, '', text);
   return value;

@@ -47,4 +47,10 @@ describe('JSON bodies', () => {
     expect(refusal('application/json', '{"a":')).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('not valid JSON') });
     expect(refusal('application/json', '['.repeat(40) + ']'.repeat(40))).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('nested') });
   });
+
+  it('refuses prototype keys as a BAD_REQUEST that says so, at any depth', () => {
+    for (const body of ['{"__proto__":{"admin":true}}', '{"data":{"title":"x","__proto__":{"x":1}}}', '{"constructor":{"prototype":{"x":1}}}']) {
+      expect(refusal('application/json', body)).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('__proto__') });
+    }
+  });
 });

@@ -14,6 +14,13 @@ export class FieldOptions {
 
   @ApiPropertyOptional({ pattern: '^[A-Z]{2}$', example: 'DE', description: '`phone`: ISO 3166 alpha-2 country of numbers written without a country code' })
   default_country?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      '`text`, `number`, `email`, `url` and `phone`: no two rows of the table hold the same value. A create or update that would repeat one is a `CONFLICT` naming `data.<slug>` (`rows[i].data.<slug>` in a batch); turning it on over existing repeats is a `VALIDATION_ERROR` naming the field',
+  })
+  is_unique?: boolean;
 }
 
 export class FieldView {
