@@ -16,6 +16,11 @@ describe('freePort', () => {
     for (const port of ports) expect(port >= 20_000 && port < 32_768).toBe(true);
   });
 
+  it("draws from this Jest worker's own stripe of the range", async () => {
+    const stripe = Number(process.env.JEST_WORKER_ID ?? 0) % 8;
+    for (let i = 0; i < 10; i += 1) expect((await freePort()) % 8).toBe((20_000 + stripe) % 8);
+  });
+
   it('gives a port that a server can bind on every address', async () => {
     const port = await freePort();
     const server = await listen(port, '0.0.0.0');

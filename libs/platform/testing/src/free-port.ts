@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
 /**
@@ -7,6 +8,12 @@ import { createServer } from 'node:net';
  */
 const LOWEST = 20_000;
 const HIGHEST = 32_767;
+/**
+ * Each Jest worker draws from its own stripe of the range (the parent process, without a worker id, from
+ * stripe 0), so two processes cannot pick the same port while its server is still starting.
+ */
+const STRIPES = 8;
+const stripe = Number(process.env.JEST_WORKER_ID ?? 0) % STRIPES;
 const handedOut = new Set<number>();
 
 function bindable(port: number): Promise<boolean> {
@@ -22,7 +29,7 @@ function bindable(port: number): Promise<boolean> {
 /** A TCP port that was free a moment ago on every IPv4 address and that this process has not handed out before. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const port = LOWEST + Math.floor(Math.random() * (HIGHEST - LOWEST + 1));
+    const port = LOWEST + stripe + STRIPES * randomInt(Math.floor((HIGHEST - LOWEST - stripe) / STRIPES) + 1);
     if (handedOut.has(port)) continue;
     handedOut.add(port);
     if (await bindable(port)) return port;
