@@ -1,5 +1,5 @@
 import { runInQueryScope } from './query-scope';
-import { ScopedPool, STATEMENT_TIMEOUT_STEP_MS, statementTimeoutFor } from './scoped-pool';
+import { keepsStatementTimeout, ScopedPool, STATEMENT_TIMEOUT_STEP_MS, statementTimeoutFor } from './scoped-pool';
 import { DeadlineExceededError } from './query-scope';
 
 // Runs against the real Postgres; pg_sleep needs no tables, so the maintenance database serves.
@@ -31,6 +31,26 @@ describe('statementTimeoutFor', () => {
   it('answers one value for requests with about as long left, so their connection keeps it', () => {
     expect(new Set([9_999, 9_990, 9_900, 9_751].map(statementTimeoutFor))).toEqual(new Set([9_750]));
     expect(statementTimeoutFor(9_749)).toBe(9_500);
+  });
+
+  it('keeps a value across the edge of a step, never past the deadline nor more than two steps before it', () => {
+    // What a connection set for one request, then the time left of the next requests it serves.
+    const sets = (remainings: number[]) => {
+      let current: number | undefined;
+      let count = 0;
+      for (const remaining of remainings) {
+        if (current === undefined || !keepsStatementTimeout(current, remaining)) {
+          current = statementTimeoutFor(remaining);
+          count += 1;
+        }
+        expect(current).toBeLessThanOrEqual(remaining);
+        expect(remaining - current).toBeLessThan(2 * STATEMENT_TIMEOUT_STEP_MS);
+      }
+      return count;
+    };
+    expect(sets([10_000, 9_999, 10_000, 9_998, 10_000, 9_760, 9_999])).toBe(2);
+    expect(sets([10_000, 9_400])).toBe(2);
+    expect(sets([30, 29, 30, 31])).toBe(3);
   });
 });
 

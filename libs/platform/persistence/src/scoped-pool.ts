@@ -22,8 +22,22 @@ export const STATEMENT_TIMEOUT_STEP_MS = 250;
  * left, so that a connection handed from one request to the next keeps it without another `SET`.
  */
 export function statementTimeoutFor(remainingMs: number): number {
-  const step = Math.min(STATEMENT_TIMEOUT_STEP_MS, Math.floor(remainingMs / 20));
+  const step = stepFor(remainingMs);
   return step <= 1 ? remainingMs : Math.floor(remainingMs / step) * step;
+}
+
+function stepFor(remainingMs: number): number {
+  return Math.min(STATEMENT_TIMEOUT_STEP_MS, Math.floor(remainingMs / 20));
+}
+
+/**
+ * Whether a connection's statement_timeout still serves a request with `remainingMs` left: not past its
+ * deadline and at most two steps before it. The second step is what keeps one value across a step's
+ * edge: requests that arrive with 10,000 ms left and with 9,999 would otherwise set 10,000 and 9,750 in
+ * turn, one more round trip to Postgres for each.
+ */
+export function keepsStatementTimeout(current: number, remainingMs: number): boolean {
+  return current <= remainingMs && current > remainingMs - 2 * Math.max(1, stepFor(remainingMs));
 }
 
 /**
@@ -81,8 +95,10 @@ export class ScopedPool extends pg.Pool {
       client.release();
       throw new DeadlineExceededError();
     }
-    const timeout = Math.min(statementTimeoutFor(remaining), this.longestStatementMs);
-    if (shortened.get(client) !== timeout) {
+    const current = shortened.get(client);
+    const kept = current !== undefined && (remaining > this.longestStatementMs ? current === this.longestStatementMs : keepsStatementTimeout(current, remaining));
+    if (!kept) {
+      const timeout = Math.min(statementTimeoutFor(remaining), this.longestStatementMs);
       await this.prepare(client, `SET statement_timeout = ${timeout}`);
       shortened.set(client, timeout);
     }
