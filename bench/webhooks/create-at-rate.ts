@@ -3,7 +3,7 @@ import type { Pool } from 'undici';
 import { sleep } from '../lib/bench-http';
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable with the receiver's arrival times. */
-export const now = () => performance.now() + performance.timeOrigin;
+const now = () => performance.now() + performance.timeOrigin;
 
 /** Creates rows at `rate` per second for the duration; keeps each row's create-response time by row id. */
 export async function createAtRate(gateway: Pool, base: URL, key: string, tableId: string, rate: number, durationS: number, responses: Map<string, number>) {
@@ -35,4 +35,12 @@ export async function createAtRate(gateway: Pool, base: URL, key: string, tableI
   }
   await Promise.all(inFlight);
   return { seconds: (now() - started) / 1000, errors };
+}
+
+/** Commit-to-receipt latency (ms, ascending) of each arrival that belongs to one of these creates. */
+export function commitToReceipt(arrivals: ReadonlyArray<{ rowId: string; at: number }>, responses: ReadonlyMap<string, number>): number[] {
+  return arrivals
+    .filter((arrival) => responses.has(arrival.rowId))
+    .map((arrival) => arrival.at - (responses.get(arrival.rowId) as number))
+    .sort((a, b) => a - b);
 }

@@ -10,7 +10,7 @@ import IORedis from 'ioredis';
 import { Pool } from 'undici';
 import { startBenchStack } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
-import { createAtRate } from './create-at-rate';
+import { commitToReceipt, createAtRate } from './create-at-rate';
 import { ArrivalRecorder, HANGING_PREFIX } from './receiver';
 
 const BACKLOG = Number(process.env.BENCH_NOISY_BACKLOG ?? 1_000);
@@ -46,24 +46,20 @@ async function main(): Promise<void> {
     const counts = await queue.getJobCounts('waiting', 'delayed', 'active');
     log(`noisy neighbour: queue ${JSON.stringify(counts)}, ${receiver.hanging} requests hanging; healthy rows at ${RATE}/s for ${DURATION_S}s ...`);
 
-    // Rows created at RATE/s for `seconds`; each created row's id with the moment its create was answered.
+    // Rows created at RATE/s for `seconds`, then each one's commit-to-receipt latency once delivered (ascending).
     const offer = async (seconds: number) => {
       const responses = new Map<string, number>();
       const { errors } = await createAtRate(gateway, gatewayUrl, healthy.key, healthyTable, RATE, seconds, responses);
       const arrivals = () => receiver.arrivals.filter((arrival) => arrival.path === '/healthy' && responses.has(arrival.rowId));
       const deadline = Date.now() + 30_000;
       while (arrivals().length < responses.size && Date.now() < deadline) await sleep(100);
-      return { responses, errors, arrivals };
+      return { created: responses.size, errors, latencies: commitToReceipt(arrivals(), responses) };
     };
     // A first burst is not measured: the first deliveries to a new receiver open its connections and run
     // code the processes have not compiled yet (their latency is printed, not counted).
     const warmUp = await offer(WARM_UP_S);
-    const warmUpLatencies = warmUp.arrivals().map((arrival) => arrival.at - (warmUp.responses.get(arrival.rowId) as number));
-    log(`noisy neighbour: warm-up of ${WARM_UP_S}s, commit-to-receipt max ${round(Math.max(...warmUpLatencies), 1)} ms (not counted)`);
-    const { responses, errors, arrivals: healthyArrivals } = await offer(DURATION_S);
-    const latencies = healthyArrivals()
-      .map((arrival) => arrival.at - (responses.get(arrival.rowId) as number))
-      .sort((a, b) => a - b);
+    log(`noisy neighbour: warm-up of ${WARM_UP_S}s, commit-to-receipt max ${round(warmUp.latencies[warmUp.latencies.length - 1] ?? NaN, 1)} ms (not counted)`);
+    const { created, errors, latencies } = await offer(DURATION_S);
     const figures = {
       date: new Date().toISOString(),
       backlog: BACKLOG,
@@ -71,7 +67,7 @@ async function main(): Promise<void> {
       noisyQueue: await queue.getJobCounts('waiting', 'delayed', 'active'),
       healthy: {
         rate: RATE,
-        created: responses.size,
+        created,
         createErrors: errors,
         delivered: latencies.length,
         p50: round(percentile(latencies, 50), 1),

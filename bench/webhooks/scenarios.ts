@@ -12,7 +12,7 @@ import { Pool } from 'undici';
 import type { BenchOrg, BenchStack } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
 import { cpuPer, UsageSampler } from '../lib/usage-sampler';
-import { createAtRate } from './create-at-rate';
+import { commitToReceipt, createAtRate } from './create-at-rate';
 import { ArrivalRecorder } from './receiver';
 
 const BATCH_ROWS = 100;
@@ -94,7 +94,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
     await unsubscribe(hooks);
-    const latencies = receiver.arrivals.filter((a) => responses.has(a.rowId)).map((a) => a.at - (responses.get(a.rowId) as number)).sort((a, b) => a - b);
+    const latencies = commitToReceipt(receiver.arrivals, responses);
     return {
       rate,
       created: responses.size,

@@ -95,10 +95,10 @@ export class ScopedPool extends pg.Pool {
       client.release();
       throw new DeadlineExceededError();
     }
+    const bound = Math.min(remaining, this.longestStatementMs);
     const current = shortened.get(client);
-    const kept = current !== undefined && (remaining > this.longestStatementMs ? current === this.longestStatementMs : keepsStatementTimeout(current, remaining));
-    if (!kept) {
-      const timeout = Math.min(statementTimeoutFor(remaining), this.longestStatementMs);
+    if (current === undefined || !keepsStatementTimeout(current, bound)) {
+      const timeout = statementTimeoutFor(bound);
       await this.prepare(client, `SET statement_timeout = ${timeout}`);
       shortened.set(client, timeout);
     }
