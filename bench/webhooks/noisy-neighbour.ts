@@ -11,6 +11,7 @@ import { Pool } from 'undici';
 import { startBenchStack } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
 import { commitToReceipt, createAtRate } from './create-at-rate';
+import { deliveryStages } from './stages';
 import { ArrivalRecorder, HANGING_PREFIX } from './receiver';
 
 const BACKLOG = Number(process.env.BENCH_NOISY_BACKLOG ?? 1_000);
@@ -53,13 +54,13 @@ async function main(): Promise<void> {
       const arrivals = () => receiver.arrivals.filter((arrival) => arrival.path === '/healthy' && responses.has(arrival.rowId));
       const deadline = Date.now() + 30_000;
       while (arrivals().length < responses.size && Date.now() < deadline) await sleep(100);
-      return { created: responses.size, errors, latencies: commitToReceipt(arrivals(), responses) };
+      return { created: responses.size, errors, latencies: commitToReceipt(arrivals(), responses), responses };
     };
     // A first burst is not measured: the first deliveries to a new receiver open its connections and run
     // code the processes have not compiled yet (their latency is printed, not counted).
     const warmUp = await offer(WARM_UP_S);
     log(`noisy neighbour: warm-up of ${WARM_UP_S}s, commit-to-receipt max ${round(warmUp.latencies[warmUp.latencies.length - 1] ?? NaN, 1)} ms (not counted)`);
-    const { created, errors, latencies } = await offer(DURATION_S);
+    const { created, errors, latencies, responses } = await offer(DURATION_S);
     const figures = {
       date: new Date().toISOString(),
       backlog: BACKLOG,
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
         p99: round(percentile(latencies, 99), 1),
         max: round(latencies[latencies.length - 1] ?? NaN, 1),
       },
+      stages: await deliveryStages(stack.databaseUrl, '/healthy', responses, receiver.arrivals),
     };
     log(JSON.stringify(figures, null, 2));
   } finally {

@@ -1,4 +1,4 @@
-import { apiClient, createTestOrg, TestOrg } from '@platform/testing';
+import { apiClient, createTestOrg, gatewayUrl, TestOrg } from '@platform/testing';
 
 const errorBody = (code: string) => ({ success: false, error: expect.objectContaining({ code, message: expect.any(String) }) });
 
@@ -53,6 +53,19 @@ describe('envelope and error bodies', () => {
     const res = await apiClient(org.key).request('PUT', '/calendar/availability', { rawBody: huge, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(errorBody('BAD_REQUEST'));
+  });
+
+  it('lets a client finish sending a body over 1 MiB and read its 400, instead of breaking the connection under it', async () => {
+    const huge = JSON.stringify({ pad: 'x'.repeat(4 * 1024 * 1024) });
+    for (let i = 0; i < 8; i += 1) {
+      const res = await fetch(`${gatewayUrl()}/tables/00000000-0000-4000-8000-000000000000/rows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+        body: huge,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual(errorBody('BAD_REQUEST'));
+    }
   });
 
   it('answers 400 BAD_REQUEST for a body that is not JSON', async () => {

@@ -1,6 +1,14 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendError, toAppError } from './error-reply';
+import { isBodyTooLarge, sendError, toAppError } from './error-reply';
+import { BODY_LIMIT_BYTES } from './fastify-server';
+
+/**
+ * A body over the limit is refused before it is read. Fastify then closes the connection, and a client
+ * still sending gets a broken pipe instead of the answer; up to this size the rest of the body is read
+ * and dropped instead (Node does that on a connection kept alive), so the client reads its 400.
+ */
+const DRAINED_BODY_BYTES = 8 * BODY_LIMIT_BYTES;
 
 /** Every failure inside Nest (unknown routes included) leaves in the documented error body. */
 @Catch()
@@ -14,6 +22,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const source = exception instanceof HttpException ? { statusCode: exception.getStatus(), message: exception.message } : exception;
     const { appError, unexpected } = toAppError(source);
     if (unexpected) this.logger.error({ err: exception, requestId: request.id, url: request.url }, 'unhandled error');
+    if (isBodyTooLarge(source) && Number(request.headers['content-length']) <= DRAINED_BODY_BYTES) {
+      reply.removeHeader('connection');
+    }
     void sendError(reply, appError);
   }
 }

@@ -10,6 +10,12 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   return reply.code(HTTP_STATUS[error.code]).type('application/json').send(errorPayload(error));
 }
 
+/** Whether Fastify refused the request's body for its size (it has not read it). */
+export function isBodyTooLarge(error: unknown): boolean {
+  const { statusCode, status, code } = (error ?? {}) as { statusCode?: number; status?: number; code?: string };
+  return code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (statusCode ?? status) === 413;
+}
+
 /**
  * Turns whatever was thrown or raised by Fastify into the error vocabulary. Nothing of an unexpected
  * error reaches the client; the caller logs it.
@@ -18,7 +24,7 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (error instanceof AppError) return { appError: error, unexpected: false };
   const { statusCode, status, code } = (error ?? {}) as { statusCode?: number; status?: number; code?: string };
   const httpStatus = statusCode ?? status;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || httpStatus === 413) {
+  if (isBodyTooLarge(error)) {
     return { appError: AppError.badRequest('Request body is larger than 1 MiB'), unexpected: false };
   }
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || httpStatus === 415) {

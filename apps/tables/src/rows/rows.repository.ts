@@ -19,6 +19,12 @@ export interface RowPageQuery {
   order: RowOrder;
   limit: number;
   offset?: number;
+  /**
+   * The conditions match few of the table's rows: read those (through the indexes that serve the
+   * conditions) and sort them, instead of walking the sort order's index past every row that does not
+   * match. The planner cannot tell the two apart when a text filter's cost is what decides.
+   */
+  matchesFirst?: boolean;
 }
 
 /** A row of a list, with its sort value as exact text for the next page's cursor. */
@@ -129,8 +135,11 @@ export class RowsRepository {
     const where = query.conditions.length ? `WHERE ${query.conditions.map((condition) => `(${condition})`).join(' AND ')}` : '';
     const limit = query.params.add(query.limit);
     const offset = query.offset ? ` OFFSET ${query.params.add(query.offset)}` : '';
+    // Column names are the same in the table and in `matched`, so the list, key and order read either.
+    const source = query.matchesFirst ? 'matched' : `${qualified(table.storageName)} ${where}`;
+    const matched = query.matchesFirst ? `WITH matched AS MATERIALIZED (SELECT * FROM ${qualified(table.storageName)} ${where}) ` : '';
     const { rows } = await this.db.query<ListedRow>(
-      `SELECT ${rowSelectList(table.fields)}, ${query.order.keyExpression} AS cursor_key FROM ${qualified(table.storageName)} ${where}
+      `${matched}SELECT ${rowSelectList(table.fields)}, ${query.order.keyExpression} AS cursor_key FROM ${source}
        ORDER BY ${query.order.orderBy} LIMIT ${limit}${offset}`,
       query.params.values,
     );

@@ -21,6 +21,7 @@ import { rowEvent, rowUpdatedEvent } from './row-events';
 import { CursorPosition, CursorQuery, RowCursors } from './row-cursor';
 import { RowOrder, SortOrder } from './row-sort';
 import { ListedRow, RowsRepository } from './rows.repository';
+import { readsMatchesFirst } from './read-plan';
 
 /** A table changed under a cached copy at most this many times in a row before the create gives up. */
 const CREATE_ATTEMPTS = 3;
@@ -77,13 +78,18 @@ export class RowsService {
     const cursorQuery: CursorQuery = { tableId: table.id, sort: query.sort ?? 'created_at', order: query.order ?? 'asc', filter: query.filter ?? '', limit: query.limit };
     const position = query.cursor === undefined ? undefined : this.cursors.decode(cursorQuery, query.cursor);
     const page = position?.page ?? query.page ?? 1;
-    const countParams = new SqlParameters();
-    const countWhere = filter ? compileFilter(filter, countParams) : undefined;
-    const [records, total] = await Promise.all([
-      this.pageRecords(table, order, filter, position, query.limit + 1, (page - 1) * query.limit),
+    const offset = (page - 1) * query.limit;
+    let total = table.rowCount;
+    let records: ListedRow[] = [];
+    if (filter) {
+      // The exact total first: it says which way to read the page, and that there is none to read.
+      const countParams = new SqlParameters();
+      total = await this.rows.count(table, compileFilter(filter, countParams), countParams.values);
+      if (total > 0) records = await this.pageRecords(table, order, filter, position, query.limit + 1, offset, readsMatchesFirst(total, offset + query.limit + 1, table.rowCount));
+    } else {
       // Unfiltered, the sharded counter already holds the exact total; counting a million rows would not be cheap.
-      countWhere ? this.rows.count(table, countWhere, countParams.values) : Promise.resolve(table.rowCount),
-    ]);
+      records = await this.pageRecords(table, order, filter, position, query.limit + 1, offset, false);
+    }
     const rows = records.slice(0, query.limit);
     const last = rows[rows.length - 1];
     const nextCursor = records.length > query.limit ? this.cursors.encode(cursorQuery, { key: last.cursor_key, id: last.id, page: page + 1 }) : null;
@@ -94,18 +100,26 @@ export class RowsService {
   }
 
   /** Up to `wanted` rows from the offset, or after the cursor's row through its keyset conditions in turn. */
-  private async pageRecords(table: UserTable, order: RowOrder, filter: FilterNode | undefined, position: CursorPosition | undefined, wanted: number, offset: number): Promise<ListedRow[]> {
+  private async pageRecords(
+    table: UserTable,
+    order: RowOrder,
+    filter: FilterNode | undefined,
+    position: CursorPosition | undefined,
+    wanted: number,
+    offset: number,
+    matchesFirst: boolean,
+  ): Promise<ListedRow[]> {
     const filtered = (params: SqlParameters) => (filter ? [compileFilter(filter, params)] : []);
     if (!position) {
       const params = new SqlParameters();
-      return this.rows.page(table, { conditions: filtered(params), params, order, limit: wanted, offset });
+      return this.rows.page(table, { conditions: filtered(params), params, order, limit: wanted, offset, matchesFirst });
     }
     const records: ListedRow[] = [];
     for (const resume of order.after(table.storageName, position.key, position.id)) {
       if (records.length >= wanted) break;
       const params = new SqlParameters();
       const conditions = [...filtered(params), resume(params)];
-      records.push(...(await this.rows.page(table, { conditions, params, order, limit: wanted - records.length })));
+      records.push(...(await this.rows.page(table, { conditions, params, order, limit: wanted - records.length, matchesFirst })));
     }
     return records;
   }
