@@ -46,11 +46,17 @@ export class ServiceConfig extends BaseConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
-  /** Fraction of the pool one organization's requests may hold at once; the rest stays free for the others. */
+  /** Fraction of the pool one organization's requests may hold at once while other organizations are active. */
   @IsNumber()
   @Min(0.01)
   @Max(1)
-  DATABASE_POOL_ORGANIZATION_SHARE = 0.5;
+  DATABASE_POOL_ORGANIZATION_SHARE = 0.2;
+
+  /** The same while no other organization has used the pool for a second; the rest stays free for the next. */
+  @IsNumber()
+  @Min(0.01)
+  @Max(1)
+  DATABASE_POOL_ORGANIZATION_SHARE_ALONE = 0.5;
 }
 
 /** A service that also talks to Redis (the gateway's rate limit, the webhook queue). */

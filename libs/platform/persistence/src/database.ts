@@ -10,8 +10,10 @@ export interface Sql {
 export interface DatabaseOptions {
   url: string;
   poolSize: number;
-  /** Fraction of the pool one organization's requests may hold at once (see `ScopedPool`). */
+  /** Fraction of the pool one organization's requests may hold at once while others are active (see `ScopedPool`). */
   organizationShare: number;
+  /** The same while no other organization is active; `organizationShare` when not given. */
+  organizationShareAlone?: number;
   /** Shown in pg_stat_activity, so an operator sees which process holds a connection. */
   applicationName: string;
 }
@@ -29,6 +31,7 @@ export class Database implements Sql {
       connectionString: options.url,
       max: options.poolSize,
       organizationShare: options.organizationShare,
+      organizationShareAlone: options.organizationShareAlone,
       application_name: options.applicationName,
       connectionTimeoutMillis: 5_000,
       // A statement that runs away must not hold a connection forever; a request's deadline shortens it.

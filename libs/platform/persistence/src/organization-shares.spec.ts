@@ -52,6 +52,39 @@ describe('OrganizationShares', () => {
     await expect(shares.acquire('b', later())).resolves.toEqual(expect.any(Function));
   });
 
+  it('lets an organization alone take up to its larger share, leaving the rest free for the next to arrive', async () => {
+    const shares = new OrganizationShares(10, 2, 5);
+    for (let i = 0; i < 5; i += 1) await shares.acquire('a', later());
+    let sixth = false;
+    void shares.acquire('a', Date.now() + 1_000).then(
+      () => (sixth = true),
+      () => undefined,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sixth).toBe(false);
+    expect(shares.usage('a')).toEqual({ held: 5, waiting: 1 });
+    // The next organization finds connections free at once.
+    await expect(shares.acquire('b', later())).resolves.toEqual(expect.any(Function));
+  });
+
+  it('holds an organization to its share while another is active, and for a moment after', async () => {
+    const shares = new OrganizationShares(10, 2, 5, 100);
+    const releaseB = await shares.acquire('b', later());
+    releaseB();
+    // b took a connection a moment ago: a gets its share, not the larger one.
+    await shares.acquire('a', later());
+    await shares.acquire('a', later());
+    let third = false;
+    const waiting = shares.acquire('a', later()).then(() => (third = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(third).toBe(false);
+    // Once b has been quiet for the window, a may grow again: its next release or request admits it.
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await shares.acquire('a', later());
+    await waiting;
+    expect(shares.usage('a')).toEqual({ held: 4, waiting: 0 });
+  });
+
   it('counts a release once, however often it is called', async () => {
     const shares = new OrganizationShares(2, 2);
     const release = await shares.acquire('a', later());

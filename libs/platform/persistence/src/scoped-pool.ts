@@ -3,8 +3,10 @@ import { OrganizationShares } from './organization-shares';
 import { currentQueryScope, DeadlineExceededError, QueryScope } from './query-scope';
 
 export interface ScopedPoolConfig extends pg.PoolConfig {
-  /** Fraction of the pool one organization may hold at once (0..1]. */
+  /** Fraction of the pool one organization may hold at once while others are active (0..1]. */
   organizationShare?: number;
+  /** Fraction of the pool one organization may hold while no other is active (at least `organizationShare`). */
+  organizationShareAlone?: number;
 }
 
 type Release = (error?: Error | boolean) => void;
@@ -52,10 +54,11 @@ export class ScopedPool extends pg.Pool {
   private readonly longestStatementMs: number;
 
   constructor(config: ScopedPoolConfig = {}) {
-    const { organizationShare = 1, ...poolConfig } = config;
+    const { organizationShare = 1, organizationShareAlone = organizationShare, ...poolConfig } = config;
     super(poolConfig);
     const size = poolConfig.max ?? 10;
-    this.shares = new OrganizationShares(size, Math.max(1, Math.floor(size * organizationShare)));
+    const connections = (share: number) => Math.max(1, Math.floor(size * share));
+    this.shares = new OrganizationShares(size, connections(organizationShare), connections(Math.max(organizationShare, organizationShareAlone)));
     this.longestStatementMs = poolConfig.statement_timeout || Number.MAX_SAFE_INTEGER;
   }
 

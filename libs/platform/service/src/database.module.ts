@@ -44,6 +44,7 @@ export class DatabaseModule {
               url: config.DATABASE_URL,
               poolSize: config.DATABASE_POOL_SIZE,
               organizationShare: config.DATABASE_POOL_ORGANIZATION_SHARE,
+              organizationShareAlone: config.DATABASE_POOL_ORGANIZATION_SHARE_ALONE,
               applicationName: name,
             }),
         },
