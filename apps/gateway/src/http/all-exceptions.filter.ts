@@ -1,14 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isBodyTooLarge, sendError, toAppError } from './error-reply';
-import { BODY_LIMIT_BYTES } from './fastify-server';
-
-/**
- * A body over the limit is refused before it is read. Fastify then closes the connection, and a client
- * still sending gets a broken pipe instead of the answer; up to this size the rest of the body is read
- * and dropped instead (Node does that on a connection kept alive), so the client reads its 400.
- */
-const DRAINED_BODY_BYTES = 8 * BODY_LIMIT_BYTES;
+import { DRAINED_BODY_BYTES } from './fastify-server';
 
 /** Every failure inside Nest (unknown routes included) leaves in the documented error body. */
 @Catch()

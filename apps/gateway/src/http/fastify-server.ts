@@ -11,6 +11,12 @@ import { GatewayConfig } from '../gateway.config';
 import { errorPayload, sendError, toAppError } from './error-reply';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * A body over the limit is refused before it is read, and Fastify closes the connection: a client still
+ * sending gets a broken pipe instead of the answer. Up to this size the rest is read and dropped instead
+ * (Node does that on a connection kept alive; AllExceptionsFilter keeps it), so the client reads its 400.
+ */
+export const DRAINED_BODY_BYTES = 8 * BODY_LIMIT_BYTES;
 /** No request of the interface nests anywhere near this deep; deeper input is refused before it is parsed. */
 export const MAX_JSON_DEPTH = 32;
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;

@@ -135,9 +135,9 @@ export class RowsRepository {
     const where = query.conditions.length ? `WHERE ${query.conditions.map((condition) => `(${condition})`).join(' AND ')}` : '';
     const limit = query.params.add(query.limit);
     const offset = query.offset ? ` OFFSET ${query.params.add(query.offset)}` : '';
+    const rowsRead = `${qualified(table.storageName)} ${where}`;
     // Column names are the same in the table and in `matched`, so the list, key and order read either.
-    const source = query.matchesFirst ? 'matched' : `${qualified(table.storageName)} ${where}`;
-    const matched = query.matchesFirst ? `WITH matched AS MATERIALIZED (SELECT * FROM ${qualified(table.storageName)} ${where}) ` : '';
+    const [matched, source] = query.matchesFirst ? [`WITH matched AS MATERIALIZED (SELECT * FROM ${rowsRead}) `, 'matched'] : ['', rowsRead];
     const { rows } = await this.db.query<ListedRow>(
       `${matched}SELECT ${rowSelectList(table.fields)}, ${query.order.keyExpression} AS cursor_key FROM ${source}
        ORDER BY ${query.order.orderBy} LIMIT ${limit}${offset}`,

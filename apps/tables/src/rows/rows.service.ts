@@ -79,17 +79,12 @@ export class RowsService {
     const position = query.cursor === undefined ? undefined : this.cursors.decode(cursorQuery, query.cursor);
     const page = position?.page ?? query.page ?? 1;
     const offset = (page - 1) * query.limit;
-    let total = table.rowCount;
-    let records: ListedRow[] = [];
-    if (filter) {
-      // The exact total first: it says which way to read the page, and that there is none to read.
-      const countParams = new SqlParameters();
-      total = await this.rows.count(table, compileFilter(filter, countParams), countParams.values);
-      if (total > 0) records = await this.pageRecords(table, order, filter, position, query.limit + 1, offset, readsMatchesFirst(total, offset + query.limit + 1, table.rowCount));
-    } else {
-      // Unfiltered, the sharded counter already holds the exact total; counting a million rows would not be cheap.
-      records = await this.pageRecords(table, order, filter, position, query.limit + 1, offset, false);
-    }
+    const wanted = query.limit + 1;
+    // Filtered, the exact total comes first: it says which way to read the page, and when there is none to
+    // read. Unfiltered, the sharded counter already holds it; counting a million rows would not be cheap.
+    const total = filter ? await this.countMatches(table, filter) : table.rowCount;
+    const matchesFirst = filter !== undefined && readsMatchesFirst(total, offset + wanted, table.rowCount);
+    const records = filter && total === 0 ? [] : await this.pageRecords(table, order, filter, position, wanted, offset, matchesFirst);
     const rows = records.slice(0, query.limit);
     const last = rows[rows.length - 1];
     const nextCursor = records.length > query.limit ? this.cursors.encode(cursorQuery, { key: last.cursor_key, id: last.id, page: page + 1 }) : null;
@@ -97,6 +92,11 @@ export class RowsService {
       data: await Promise.all(rows.map((record) => this.view(table, record))),
       pagination: { page, limit: query.limit, total, next_cursor: nextCursor },
     };
+  }
+
+  private countMatches(table: UserTable, filter: FilterNode): Promise<number> {
+    const params = new SqlParameters();
+    return this.rows.count(table, compileFilter(filter, params), params.values);
   }
 
   /** Up to `wanted` rows from the offset, or after the cursor's row through its keyset conditions in turn. */

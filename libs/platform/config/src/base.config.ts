@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsNumber, Max, Min } from 'class-validator';
-import { IsUrlWithScheme } from './validators';
+import { IsAtLeastSetting, IsUrlWithScheme } from './validators';
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -56,6 +56,7 @@ export class ServiceConfig extends BaseConfig {
   @IsNumber()
   @Min(0.01)
   @Max(1)
+  @IsAtLeastSetting('DATABASE_POOL_ORGANIZATION_SHARE')
   DATABASE_POOL_ORGANIZATION_SHARE_ALONE = 0.5;
 }
 

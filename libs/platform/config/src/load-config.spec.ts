@@ -1,5 +1,5 @@
 import { IsInt, Max, Min } from 'class-validator';
-import { BaseConfig } from './base.config';
+import { BaseConfig, ServiceConfig } from './base.config';
 import { ConfigError, loadConfig } from './load-config';
 
 class PortConfig extends BaseConfig {
@@ -30,5 +30,12 @@ describe('loadConfig', () => {
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(() => loadConfig(PortConfig, { [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig(PortConfig, { [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
+  });
+
+  it('refuses a share for an organization alone below the share while others are active', () => {
+    expect(() => loadConfig(ServiceConfig, { DATABASE_POOL_ORGANIZATION_SHARE: '0.6' })).toThrow(
+      'Invalid configuration: DATABASE_POOL_ORGANIZATION_SHARE_ALONE must be at least DATABASE_POOL_ORGANIZATION_SHARE',
+    );
+    expect(loadConfig(ServiceConfig, { DATABASE_POOL_ORGANIZATION_SHARE: '0.6', DATABASE_POOL_ORGANIZATION_SHARE_ALONE: '0.6' }).DATABASE_POOL_ORGANIZATION_SHARE_ALONE).toBe(0.6);
   });
 });

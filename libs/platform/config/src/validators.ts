@@ -22,6 +22,16 @@ export const IsUrlWithScheme = (schemes: string[], options?: ValidationOptions) 
     options,
   );
 
+/** A number no smaller than another setting of the same config (a ceiling above its floor). */
+export const IsAtLeastSetting = (other: string, options?: ValidationOptions) => (target: object, propertyName: string) =>
+  registerDecorator({
+    name: 'isAtLeastSetting',
+    target: target.constructor,
+    propertyName,
+    options: { message: `must be at least ${other}`, ...options },
+    validator: { validate: (value: unknown, args: ValidationArguments) => typeof value === 'number' && value >= Number((args.object as Record<string, unknown>)[other]) },
+  });
+
 export const IsDuration = (options?: ValidationOptions) =>
   define('isDuration', (v) => typeof v === 'string' && parseDuration(v) !== undefined, 'must be a duration like 500ms, 30s, 5m, 72h', options);
 

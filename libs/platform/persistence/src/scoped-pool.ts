@@ -58,7 +58,7 @@ export class ScopedPool extends pg.Pool {
     super(poolConfig);
     const size = poolConfig.max ?? 10;
     const connections = (share: number) => Math.max(1, Math.floor(size * share));
-    this.shares = new OrganizationShares(size, connections(organizationShare), connections(Math.max(organizationShare, organizationShareAlone)));
+    this.shares = new OrganizationShares(size, connections(organizationShare), connections(organizationShareAlone));
     this.longestStatementMs = poolConfig.statement_timeout || Number.MAX_SAFE_INTEGER;
   }
 
