@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { MIGRATION_ENTRIES, PROCESSES } from '@platform/runner';
+import { MIGRATION_ENTRIES, NODE_FLAGS, PROCESSES } from '@platform/runner';
 import { DockerStage, effectiveImage, readDockerStages } from './dockerfile-stages';
 import { assertBuilt, DOCKERFILE, HTTP_PORTS, repoPath } from './repo-paths';
 
@@ -27,6 +27,11 @@ describe('deploy/docker/Dockerfile', () => {
     expect(runtime.stageCopies).toEqual(expect.arrayContaining(['prod-deps:/app/node_modules', 'build:/app/dist']));
     expect(runtime.stageCopies.some((copy) => copy.startsWith('deps:'))).toBe(false);
     expect(runtime.env.NODE_ENV).toBe('production');
+  });
+
+  it('runs every process with the V8 flags the process runner gives it', () => {
+    expect(NODE_FLAGS.length).toBeGreaterThan(0);
+    expect(stage('runtime').env.NODE_OPTIONS).toBe(NODE_FLAGS.join(' '));
   });
 
   it('copies from the build context only files that exist and that .dockerignore lets through', () => {
