@@ -17,8 +17,8 @@ const LISTENING_IDLE_MS = 1_000;
 const LISTEN_RETRY_MS = 5_000;
 
 /**
- * Publishes a context's outbox to JetStream. A batch is claimed with FOR UPDATE SKIP LOCKED, published
- * with the event id as message id, and deleted in the same transaction: several relays share the work,
+ * Publishes a context's outbox to JetStream. A batch is taken out of the outbox (FOR UPDATE SKIP LOCKED)
+ * and published with the event id as message id before its transaction commits: several relays share the work,
  * and a relay that dies mid-batch leaves its rows to be published again, which JetStream drops as duplicates.
  * A connection of its own LISTENs on the outbox's channel (see outboxWakeSql), so a commit wakes the
  * relay at once; while it cannot listen, it polls every idleMs.
@@ -62,10 +62,10 @@ export class OutboxRelay {
   /** Publishes one batch; answers how many events left the outbox. */
   async relayBatch(): Promise<number> {
     return this.database.transaction(async (tx) => {
-      const entries = await this.outbox.claim(tx, this.batchSize);
+      const entries = await this.outbox.take(tx, this.batchSize);
       if (entries.length === 0) return 0;
+      // Published before COMMIT: a failed publish rolls the batch back into the outbox.
       await Promise.all(entries.map((entry) => this.js.publish(entry.subject, encoder.encode(entry.payload), { msgID: entry.id })));
-      await this.outbox.remove(tx, entries);
       return entries.length;
     });
   }

@@ -1,0 +1,71 @@
+import { buildEvent, Outbox, outboxTableSql } from './outbox';
+import { Database } from './database';
+
+// Runs against the real Postgres, in a schema of its own on the maintenance database.
+const DATABASE_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SCHEMA = `outbox_spec_${process.pid}`;
+const ORGANIZATION = '00000000-0000-4000-8000-000000000001';
+
+describe('Outbox.take', () => {
+  const db = new Database({ url: DATABASE_URL, poolSize: 3, organizationShare: 1, applicationName: `outbox-spec-${process.pid}` });
+  const outbox = new Outbox(SCHEMA);
+  const waiting = async () => (await db.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.outbox ORDER BY seq`)).rows.map((row) => row.id);
+
+  beforeEach(async () => {
+    await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+    await db.query(`CREATE SCHEMA ${SCHEMA}`);
+    for (const statement of outboxTableSql(SCHEMA)) await db.query(statement);
+    // The first events get one-digit sequence numbers and the later ones two: text order would put 10 before 9.
+    await db.query(`SELECT setval('${SCHEMA}.outbox_seq_seq', 6)`);
+  });
+
+  afterAll(async () => {
+    await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+    await db.close();
+  });
+
+  async function writeEvents(count: number): Promise<string[]> {
+    const events = Array.from({ length: count }, (_, index) => buildEvent(ORGANIZATION, 'row.created', { index }));
+    // Several statements, as several transactions would write them.
+    for (const event of events) await outbox.write(db, [event]);
+    return events.map((event) => event.id);
+  }
+
+  it('takes the oldest events in the order they were written, exactly as written, and leaves the rest', async () => {
+    const ids = await writeEvents(8);
+    const taken = await db.transaction((tx) => outbox.take(tx, 5));
+    expect(taken.map((entry) => entry.id)).toEqual(ids.slice(0, 5));
+    expect(taken.map((entry) => Number(entry.seq))).toEqual([7, 8, 9, 10, 11]);
+    expect(JSON.parse(taken[0].payload)).toMatchObject({ id: ids[0], event: 'row.created', data: { index: 0 } });
+    expect(taken[0].subject).toContain('row.created');
+    expect(await waiting()).toEqual(ids.slice(5));
+  });
+
+  it('puts every event back when the transaction rolls back (a publish that failed)', async () => {
+    const ids = await writeEvents(4);
+    const failed = db.transaction(async (tx) => {
+      expect(await outbox.take(tx, 10)).toHaveLength(4);
+      throw new Error('publish failed');
+    });
+    await expect(failed).rejects.toThrow('publish failed');
+    expect(await waiting()).toEqual(ids);
+  });
+
+  it('skips the events another relay holds, so two relays never take the same event', async () => {
+    const ids = await writeEvents(6);
+    let releaseFirst: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let first: string[] = [];
+    const firstRelay = db.transaction(async (tx) => {
+      first = (await outbox.take(tx, 3)).map((entry) => entry.id);
+      await held;
+    });
+    while (first.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = (await db.transaction((tx) => outbox.take(tx, 10))).map((entry) => entry.id);
+    releaseFirst();
+    await firstRelay;
+    expect(first).toEqual(ids.slice(0, 3));
+    expect(second).toEqual(ids.slice(3));
+    expect(await waiting()).toEqual([]);
+  });
+});
