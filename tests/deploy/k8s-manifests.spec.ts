@@ -1,4 +1,4 @@
-import { MIGRATION_ENTRIES, PROCESSES } from '@platform/runner';
+import { MIGRATION_ENTRIES, NODE_FLAGS, PROCESSES } from '@platform/runner';
 import { byKind, Container, containersOf, envValue, find, matches, podTemplate, preStopMs, resolvePort } from './k8s-inspect';
 import { kubernetesSchemaErrors } from './kubernetes-schema';
 import { Manifest, renderKustomization } from './kustomize-render';
@@ -57,10 +57,10 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
   }
 
   describe.each(PROCESSES.map((spec) => [spec.name, spec] as const))('%s', (name, spec) => {
-    it('has a Deployment that runs the entry file the build produces, from its own image', () => {
+    it('has a Deployment that runs the entry file the build produces with the runner\'s V8 flags, from its own image', () => {
       const container = appContainer(name);
       expect(container).toBeDefined();
-      expect(container.command).toEqual(['node', spec.entry]);
+      expect(container.command).toEqual(['node', ...NODE_FLAGS, spec.entry]);
       assertBuilt(spec.entry);
       expect(container.image).toMatch(new RegExp(`(^|/)org-data-platform/${name}(:[\\w.-]+)?$`));
     });
