@@ -38,4 +38,12 @@ describe('loadConfig', () => {
     );
     expect(loadConfig(ServiceConfig, { DATABASE_POOL_ORGANIZATION_SHARE: '0.6', DATABASE_POOL_ORGANIZATION_SHARE_ALONE: '0.6' }).DATABASE_POOL_ORGANIZATION_SHARE_ALONE).toBe(0.6);
   });
+
+  it('runs service statements without parallel workers unless told otherwise, and refuses what Postgres would not take', () => {
+    expect(loadConfig(ServiceConfig, {}).DATABASE_PARALLEL_WORKERS_PER_QUERY).toBe(0);
+    expect(loadConfig(ServiceConfig, { DATABASE_PARALLEL_WORKERS_PER_QUERY: '4' }).DATABASE_PARALLEL_WORKERS_PER_QUERY).toBe(4);
+    for (const value of ['-1', '1.5', '17', 'two']) {
+      expect(() => loadConfig(ServiceConfig, { DATABASE_PARALLEL_WORKERS_PER_QUERY: value })).toThrow(/^Invalid configuration: DATABASE_PARALLEL_WORKERS_PER_QUERY /);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { Database } from './database';
+import { Database, Sql } from './database';
 
 // Runs against the real Postgres; no tables needed, so the maintenance database serves.
 const DATABASE_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -30,6 +30,23 @@ describe('Database', () => {
       await expect(db.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
     } finally {
       process.off('uncaughtException', crash);
+    }
+  });
+
+  it('gives every connection of its pool the parallel workers per query it was told, and leaves the server default otherwise', async () => {
+    const setting = async (database: Sql) =>
+      (await database.query<{ max_parallel_workers_per_gather: string }>('SHOW max_parallel_workers_per_gather')).rows[0].max_parallel_workers_per_gather;
+    const serverDefault = await setting(observer);
+    const serial = new Database({ url: DATABASE_URL, poolSize: 2, organizationShare: 1, applicationName: `database-spec-serial-${process.pid}`, parallelWorkersPerQuery: 0 });
+    const three = new Database({ url: DATABASE_URL, poolSize: 1, organizationShare: 1, applicationName: `database-spec-three-${process.pid}`, parallelWorkersPerQuery: 3 });
+    try {
+      // Both connections of the pool, held at once, and inside a transaction.
+      const both = await Promise.all([serial.transaction((tx) => setting(tx)), serial.transaction((tx) => setting(tx))]);
+      expect(both).toEqual(['0', '0']);
+      expect(await setting(three)).toBe('3');
+      expect(serverDefault).not.toBe('3');
+    } finally {
+      await Promise.all([serial.close(), three.close()]);
     }
   });
 });

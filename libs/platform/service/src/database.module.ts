@@ -45,6 +45,7 @@ export class DatabaseModule {
               poolSize: config.DATABASE_POOL_SIZE,
               organizationShare: config.DATABASE_POOL_ORGANIZATION_SHARE,
               organizationShareAlone: config.DATABASE_POOL_ORGANIZATION_SHARE_ALONE,
+              parallelWorkersPerQuery: config.DATABASE_PARALLEL_WORKERS_PER_QUERY,
               applicationName: name,
             }),
         },
