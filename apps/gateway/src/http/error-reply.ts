@@ -10,10 +10,16 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   return reply.code(HTTP_STATUS[error.code]).type('application/json').send(errorPayload(error));
 }
 
+/** What Fastify (or a library below it) puts on an error it raises: a code and an HTTP status. */
+function fastifyFailure(error: unknown): { code?: string; httpStatus?: number } {
+  const { statusCode, status, code } = (error ?? {}) as { statusCode?: number; status?: number; code?: string };
+  return { code, httpStatus: statusCode ?? status };
+}
+
 /** Whether Fastify refused the request's body for its size (it has not read it). */
 export function isBodyTooLarge(error: unknown): boolean {
-  const { statusCode, status, code } = (error ?? {}) as { statusCode?: number; status?: number; code?: string };
-  return code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (statusCode ?? status) === 413;
+  const { code, httpStatus } = fastifyFailure(error);
+  return code === 'FST_ERR_CTP_BODY_TOO_LARGE' || httpStatus === 413;
 }
 
 /**
@@ -22,8 +28,7 @@ export function isBodyTooLarge(error: unknown): boolean {
  */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
-  const { statusCode, status, code } = (error ?? {}) as { statusCode?: number; status?: number; code?: string };
-  const httpStatus = statusCode ?? status;
+  const { code, httpStatus } = fastifyFailure(error);
   if (isBodyTooLarge(error)) {
     return { appError: AppError.badRequest('Request body is larger than 1 MiB'), unexpected: false };
   }

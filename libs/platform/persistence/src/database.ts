@@ -39,7 +39,7 @@ export class Database implements Sql {
       // A statement that runs away must not hold a connection forever; a request's deadline shortens it.
       statement_timeout: 30_000,
       idle_in_transaction_session_timeout: 60_000,
-      ...(options.parallelWorkersPerQuery === undefined ? {} : { options: `-c max_parallel_workers_per_gather=${options.parallelWorkersPerQuery}` }),
+      options: options.parallelWorkersPerQuery === undefined ? undefined : `-c max_parallel_workers_per_gather=${options.parallelWorkersPerQuery}`,
     });
     // An idle connection the server drops (restart, failover) must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);

@@ -94,13 +94,15 @@ export class Outbox {
    * the relay a single round trip to Postgres between BEGIN and COMMIT.
    */
   async take(tx: Sql, limit: number): Promise<OutboxEntry[]> {
+    // RETURNING promises no order; the outer SELECT restores the outbox's.
     const { rows } = await tx.query<OutboxEntry>(
-      `DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING seq, id, subject, payload::text AS payload`,
+      `WITH taken AS (
+         DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING seq, id, subject, payload::text AS payload)
+       SELECT * FROM taken ORDER BY seq`,
       [limit],
     );
-    // RETURNING promises no order; seq (bigint, as text) orders by length, then by digits.
-    return rows.sort((a, b) => a.seq.length - b.seq.length || (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+    return rows;
   }
 
   /** One cheap statement, so that an idle relay does not open a transaction on every poll. */
