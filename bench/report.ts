@@ -41,9 +41,13 @@ export function printSummary(report: BenchReport): void {
     log(`  CPU ms per bare create: ${cpuLine(creates.cpuMsPerBareCreate)}`);
   }
   if (batches) {
+    const { gateway, bare } = batches;
     log(
-      `batch creates (${batches.rowsPerRequest} rows/request, ${batches.connections} connections): ${batches.rowsPerSecond} rows/s, p50 ${batches.requests.p50} ms p99 ${batches.requests.p99} ms per request, non-2xx ${batches.requests.non2xx} (target >= 10000 rows/s: ${verdict(batches.rowsPerSecond >= 10_000)})`,
+      `batch creates (${batches.rowsPerRequest} rows/request, ${batches.connections} connections): ${gateway.rowsPerSecond} rows/s, p50 ${gateway.requests.p50} ms p99 ${gateway.requests.p99} ms per request, non-2xx ${gateway.requests.non2xx} (target >= 10000 rows/s: ${verdict(gateway.rowsPerSecond >= 10_000)})`,
     );
+    log(`  bare ceiling ${bare.rowsPerSecond} rows/s (p50 ${bare.requests.p50} ms per request): ratio ${batches.ratio}`);
+    log(`  CPU ms per 1,000 rows: ${cpuLine(gateway.cpuMsPerThousandRows)}`);
+    log(`  CPU ms per 1,000 bare rows: ${cpuLine(bare.cpuMsPerThousandRows)}`);
   }
   if (deliveries) {
     log(
@@ -60,6 +64,7 @@ export function printSummary(report: BenchReport): void {
   }
   for (const list of lists) {
     log(`list page 1 at ${list.rows} rows: unfiltered p50/p95/p99 ${list.unfiltered.p50}/${list.unfiltered.p95}/${list.unfiltered.p99} ms; 20% filter with total ${list.filtered.p50}/${list.filtered.p95}/${list.filtered.p99} ms`);
+    log(`  CPU ms per page-1 request: ${cpuLine(list.cpuMsPerPage)}`);
     const { deep } = list;
     log(`  depth ${deep.depth} (limit 50): by cursor p50/p95/p99 ${deep.cursor.p50}/${deep.cursor.p95}/${deep.cursor.p99} ms; by page ${deep.page.p50}/${deep.page.p95}/${deep.page.p99} ms`);
   }

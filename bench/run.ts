@@ -51,9 +51,9 @@ async function main(): Promise<void> {
     usage.start();
     const org = await stack.createOrg();
     const creates = runs('creates') ? await measureCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort()) : undefined;
-    const batches = runs('batches') ? await measureBatchCreates(stack.gatewayUrl, org, rows) : undefined;
+    const batches = runs('batches') ? await measureBatchCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort()) : undefined;
     const deliveries = runs('webhooks') ? await measureWebhooks(stack, org, usage, webhooks) : undefined;
-    const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, rows) : [];
+    const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, usage, rows) : [];
     const memory = usage.stop();
     const report = {
       date: started.toISOString(),

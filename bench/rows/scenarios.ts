@@ -57,34 +57,77 @@ export interface ListFigures {
   filtered: { p50: number; p95: number; p99: number };
   /** The page at depth 10,000 (limit 50), reached by `cursor` and by `page`. */
   deep: { depth: number; cursor: { p50: number; p95: number; p99: number }; page: { p50: number; p95: number; p99: number } };
+  /** CPU ms per request of page 1 unfiltered, by process (the load generator is this process). */
+  cpuMsPerPage: Record<string, number>;
+}
+
+export interface BatchRun {
+  rowsPerSecond: number;
+  requests: LoadResult;
+  /** CPU ms per 1,000 rows written, by process. */
+  cpuMsPerThousandRows: Record<string, number>;
 }
 
 export interface BatchCreateFigures {
   connections: number;
   rowsPerRequest: number;
-  rowsPerSecond: number;
-  requests: LoadResult;
+  gateway: BatchRun;
+  /** The same batches written by the bare server: rows and outbox entries in two statements, nothing else. */
+  bare: BatchRun;
+  ratio: number;
 }
 
-/** Batch creates of 100 rows per request through the gateway, as fast as they go. */
-export async function measureBatchCreates(gatewayUrl: string, org: BenchOrg, settings: RowsSettings): Promise<BatchCreateFigures> {
+const BATCH_ROWS = 100;
+const BATCH_CONNECTIONS = 10;
+
+/** One batch-create load against `url` as fast as it goes, with the CPU each process spent per 1,000 rows. */
+async function batchLoad(url: string, headers: Record<string, string>, cpu: () => Promise<Record<string, number>>, durationS: number): Promise<BatchRun> {
+  const before = await cpu();
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ rows: Array.from({ length: BATCH_ROWS }, () => ROW) }),
+    connections: BATCH_CONNECTIONS,
+    duration: durationS,
+  });
+  const after = await cpu();
+  const requests = { rps: round(result.requests.average, 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const thousands = (result.requests.total * BATCH_ROWS) / 1000;
+  return { rowsPerSecond: Math.round(requests.rps * BATCH_ROWS), requests, cpuMsPerThousandRows: cpuPer(before, after, thousands) };
+}
+
+/** Batch creates of 100 rows per request through the gateway, and through the bare server, each as fast as it goes. */
+export async function measureBatchCreates(
+  gatewayUrl: string,
+  databaseUrl: string,
+  org: BenchOrg,
+  usage: UsageSampler,
+  settings: RowsSettings,
+  barePort: number,
+): Promise<BatchCreateFigures> {
   const api = benchApi(gatewayUrl, org.key);
+  const bare = await startBare(databaseUrl, barePort);
   const tableId = (await api('POST', '/tables', { name: `bench batches ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
-  const rowsPerRequest = 100;
-  const connections = 10;
   try {
-    log(`batch creates: ${rowsPerRequest} rows per request, ${connections} connections, ${settings.durationS}s ...`);
-    const result = await autocannon({
-      url: `${gatewayUrl}/tables/${tableId}/rows/batch`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${org.key}` },
-      body: JSON.stringify({ rows: Array.from({ length: rowsPerRequest }, () => ROW) }),
-      connections,
-      duration: settings.durationS,
-    });
-    const requests = { rps: round(result.requests.average, 1), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
-    return { connections, rowsPerRequest, rowsPerSecond: Math.round(requests.rps * rowsPerRequest), requests };
+    log(`batch creates: ${BATCH_ROWS} rows per request, ${BATCH_CONNECTIONS} connections, ${settings.durationS}s through the gateway, then the bare server ...`);
+    const gateway = await batchLoad(`${gatewayUrl}/tables/${tableId}/rows/batch`, { authorization: `Bearer ${org.key}` }, () => usage.cpu(), settings.durationS);
+    const bareRun = await batchLoad(
+      `http://127.0.0.1:${barePort}/rows/batch`,
+      {},
+      async () => ({ ...(await usage.cpu()), bare: cpuMs(bare.pid) }),
+      settings.durationS,
+    );
+    const bareCpu = bareRun.cpuMsPerThousandRows;
+    return {
+      connections: BATCH_CONNECTIONS,
+      rowsPerRequest: BATCH_ROWS,
+      gateway,
+      bare: { ...bareRun, cpuMsPerThousandRows: { bare: bareCpu.bare, postgres: bareCpu.postgres } },
+      ratio: round(gateway.rowsPerSecond / bareRun.rowsPerSecond, 3),
+    };
   } finally {
+    bare.stop();
     await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
   }
 }
@@ -208,7 +251,7 @@ async function seed(db: Client, tableId: string, rows: number): Promise<void> {
 }
 
 /** Page 1 of 50 sorted by the number field, without and with a filter matching 20% of the rows, at each size. */
-export async function measureLists(gatewayUrl: string, databaseUrl: string, org: BenchOrg, settings: RowsSettings): Promise<ListFigures[]> {
+export async function measureLists(gatewayUrl: string, databaseUrl: string, org: BenchOrg, usage: UsageSampler, settings: RowsSettings): Promise<ListFigures[]> {
   const api = benchApi(gatewayUrl, org.key);
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -221,7 +264,9 @@ export async function measureLists(gatewayUrl: string, databaseUrl: string, org:
         await seed(db, tableId, size);
         const base = `/tables/${tableId}/rows?sort=amount&order=asc&limit=50`;
         await listLatency(gatewayUrl, org.key, base, 20);
+        const cpuBefore = { ...(await usage.cpu()), 'load generator': cpuMs(process.pid) };
         const unfiltered = await listLatency(gatewayUrl, org.key, base, settings.listRequests);
+        const cpuAfter = { ...(await usage.cpu()), 'load generator': cpuMs(process.pid) };
         const filtered = await listLatency(gatewayUrl, org.key, `${base}&filter=${encodeURIComponent(JSON.stringify({ status: 'a' }))}`, settings.listRequests);
         const depth = Math.min(DEEP_PAGE_DEPTH, size - 50);
         const cursor = await cursorAtDepth(gatewayUrl, org.key, base, depth, 50);
@@ -230,7 +275,7 @@ export async function measureLists(gatewayUrl: string, databaseUrl: string, org:
           cursor: await listLatency(gatewayUrl, org.key, `${base}&cursor=${encodeURIComponent(cursor)}`, settings.listRequests),
           page: await listLatency(gatewayUrl, org.key, `${base}&page=${depth / 50 + 1}`, settings.listRequests),
         };
-        figures.push({ rows: size, unfiltered, filtered, deep });
+        figures.push({ rows: size, unfiltered, filtered, deep, cpuMsPerPage: cpuPer(cpuBefore, cpuAfter, settings.listRequests) });
         log(`lists: ${size} rows: unfiltered p95 ${unfiltered.p95} ms, filtered p95 ${filtered.p95} ms`);
       } finally {
         await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
