@@ -1,4 +1,5 @@
 /** What every bench scenario uses: progress lines, the gateway as a client, percentiles. */
+import { Agent, get } from 'node:http';
 export const log = (line: string) => process.stdout.write(`${line}\n`);
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,4 +26,22 @@ export function benchApi(gatewayUrl: string, key: string) {
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
+}
+
+/**
+ * Reads a GET's whole answer over a kept-alive connection and answers its status. For timing loops: it
+ * costs the load generator, which shares the machine's cores with the system measured, about a third of
+ * the CPU `fetch` does per request (0.65 against 2.1 ms per list page here).
+ */
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
+
+export function timedGet(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { agent: keepAlive, headers }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    request.on('error', reject);
+  });
 }

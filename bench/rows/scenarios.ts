@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import type { BenchOrg } from '../lib/bench-stack';
-import { benchApi, log, percentile, round } from '../lib/bench-http';
+import { benchApi, log, percentile, round, timedGet } from '../lib/bench-http';
 import { cpuMs } from '../lib/process-usage';
 import { cpuPer, UsageSampler } from '../lib/usage-sampler';
 
@@ -223,9 +223,8 @@ async function listLatency(gatewayUrl: string, key: string, path: string, reques
     while (next < requests) {
       next += 1;
       const started = performance.now();
-      const res = await fetch(`${gatewayUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+      const status = await timedGet(`${gatewayUrl}${path}`, { authorization: `Bearer ${key}` });
+      if (status !== 200) throw new Error(`GET ${path}: ${status}`);
       timings.push(performance.now() - started);
     }
   };

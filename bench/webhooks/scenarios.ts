@@ -25,8 +25,13 @@ export interface WebhooksSettings {
   ceilingInFlight: number;
 }
 
+/** Rows per request when the same events come from batch creates (50 requests/s at 500 rows/s). */
+const LATENCY_BATCH_ROWS = 10;
+
 export interface LatencyFigures {
   rate: number;
+  /** 1: one `POST .../rows` per row; more: `POST .../rows/batch` of that many rows. */
+  rowsPerRequest: number;
   created: number;
   createdPerSecond: number;
   deliveries: number;
@@ -49,6 +54,8 @@ export interface DrainFigures {
 
 export interface WebhookFigures {
   latency: LatencyFigures;
+  /** The same event rate written by batch creates, so that the create path is not what limits it. */
+  batchedLatency: LatencyFigures;
   /** CPU ms per delivery job, by process, from the create to the job in the queue (gateway, tables, relay, fan-out). */
   cpuMsPerQueuedJob: Record<string, number>;
   oneWorker: DrainFigures;
@@ -87,16 +94,17 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
   };
 
   /** One webhook, rows at the fixed rate: how long from the create's answer to the receiver. */
-  const latency = async (rate: number, durationS: number): Promise<LatencyFigures> => {
+  const latency = async (rate: number, durationS: number, rowsPerRequest = 1): Promise<LatencyFigures> => {
     const hooks = await subscribe(1, 'latency');
     receiver.reset();
     const responses = new Map<string, number>();
-    const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses);
+    const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses, rowsPerRequest);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
     await unsubscribe(hooks);
     const latencies = commitToReceipt(receiver.arrivals, responses);
     return {
       rate,
+      rowsPerRequest,
       created: responses.size,
       createdPerSecond: Math.round(responses.size / seconds),
       deliveries: latencies.length,
@@ -158,6 +166,9 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s for ${settings.latencyDurationS}s ...`);
     const latencyFigures = await latency(settings.latencyRate, settings.latencyDurationS);
     log(`webhooks: commit-to-receipt p50 ${latencyFigures.p50} ms, p99 ${latencyFigures.p99} ms`);
+    log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s in batches of ${LATENCY_BATCH_ROWS} for ${settings.latencyDurationS}s ...`);
+    const batchedLatency = await latency(settings.latencyRate, settings.latencyDurationS, LATENCY_BATCH_ROWS);
+    log(`webhooks: commit-to-receipt p50 ${batchedLatency.p50} ms, p99 ${batchedLatency.p99} ms`);
     log(`webhooks: 5 webhooks, a backlog of ${settings.backlogRows * 5} deliveries, 1 worker ...`);
     const oneWorker = await drain(1);
     log(`webhooks: the same with a second worker process ...`);
@@ -173,6 +184,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const ceiling = JSON.parse(stdout) as { perSecond: number };
     return {
       latency: latencyFigures,
+      batchedLatency,
       cpuMsPerQueuedJob: queuedJobCpu,
       oneWorker,
       twoWorkers,
