@@ -50,8 +50,9 @@ async function main(): Promise<void> {
     usage.recordIdle();
     usage.start();
     const org = await stack.createOrg();
-    const creates = runs('creates') ? await measureCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort()) : undefined;
-    const batches = runs('batches') ? await measureBatchCreates(stack.gatewayUrl, stack.databaseUrl, org, usage, rows, await freePort()) : undefined;
+    const besideBare = { gatewayUrl: stack.gatewayUrl, databaseUrl: stack.databaseUrl, org, usage, settings: rows };
+    const creates = runs('creates') ? await measureCreates({ ...besideBare, barePort: await freePort() }) : undefined;
+    const batches = runs('batches') ? await measureBatchCreates({ ...besideBare, barePort: await freePort() }) : undefined;
     const deliveries = runs('webhooks') ? await measureWebhooks(stack, org, usage, webhooks) : undefined;
     const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, usage, rows) : [];
     const memory = usage.stop();

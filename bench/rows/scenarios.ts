@@ -61,6 +61,16 @@ export interface ListFigures {
   cpuMsPerPage: Record<string, number>;
 }
 
+/** What a scenario measured beside the bare server needs: the stack, its organization, and a port for the bare server. */
+export interface BesideBare {
+  gatewayUrl: string;
+  databaseUrl: string;
+  org: BenchOrg;
+  usage: UsageSampler;
+  settings: RowsSettings;
+  barePort: number;
+}
+
 export interface BatchRun {
   rowsPerSecond: number;
   requests: LoadResult;
@@ -98,18 +108,9 @@ async function batchLoad(url: string, headers: Record<string, string>, cpu: () =
 }
 
 /** Batch creates of 100 rows per request through the gateway, and through the bare server, each as fast as it goes. */
-export async function measureBatchCreates(
-  gatewayUrl: string,
-  databaseUrl: string,
-  org: BenchOrg,
-  usage: UsageSampler,
-  settings: RowsSettings,
-  barePort: number,
-): Promise<BatchCreateFigures> {
-  const api = benchApi(gatewayUrl, org.key);
-  const bare = await startBare(databaseUrl, barePort);
-  const tableId = (await api('POST', '/tables', { name: `bench batches ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
-  try {
+export function measureBatchCreates(run: BesideBare): Promise<BatchCreateFigures> {
+  const { gatewayUrl, org, usage, settings, barePort } = run;
+  return beside(run, 'batches', async (bare, tableId) => {
     log(`batch creates: ${BATCH_ROWS} rows per request, ${BATCH_CONNECTIONS} connections, ${settings.durationS}s through the gateway, then the bare server ...`);
     const gateway = await batchLoad(`${gatewayUrl}/tables/${tableId}/rows/batch`, { authorization: `Bearer ${org.key}` }, () => usage.cpu(), settings.durationS);
     const bareRun = await batchLoad(
@@ -126,10 +127,7 @@ export async function measureBatchCreates(
       bare: { ...bareRun, cpuMsPerThousandRows: { bare: bareCpu.bare, postgres: bareCpu.postgres } },
       ratio: round(gateway.rowsPerSecond / bareRun.rowsPerSecond, 3),
     };
-  } finally {
-    bare.stop();
-    await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
-  }
+  });
 }
 
 /** The cursor of the page that starts at `depth`, found by walking there once. */
@@ -170,18 +168,9 @@ async function startBare(databaseUrl: string, port: number): Promise<{ pid: numb
 }
 
 /** Creates through the gateway and through the bare server, each as fast as it goes, then both at the fixed rate. */
-export async function measureCreates(
-  gatewayUrl: string,
-  databaseUrl: string,
-  org: BenchOrg,
-  usage: UsageSampler,
-  settings: RowsSettings,
-  barePort: number,
-): Promise<CreateFigures> {
-  const api = benchApi(gatewayUrl, org.key);
-  const bare = await startBare(databaseUrl, barePort);
-  const tableId = (await api('POST', '/tables', { name: `bench creates ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
-  try {
+export function measureCreates(run: BesideBare): Promise<CreateFigures> {
+  const { gatewayUrl, org, usage, settings, barePort } = run;
+  return beside(run, 'creates', async (bare, tableId) => {
     const url = `${gatewayUrl}/tables/${tableId}/rows`;
     const auth = { authorization: `Bearer ${org.key}` };
     const bareUrl = `http://127.0.0.1:${barePort}/rows`;
@@ -209,9 +198,22 @@ export async function measureCreates(
       cpuMsPerCreate: cpuPer(cpuBefore, cpuAfter, creates),
       cpuMsPerBareCreate: { bare: bareCpu.bare, postgres: bareCpu.postgres },
     };
+  });
+}
+
+/** Runs `work` with the bare server started on `barePort` and a fresh table of the bench's fields; removes both after. */
+async function beside<T>(run: BesideBare, label: string, work: (bare: { pid: number }, tableId: string) => Promise<T>): Promise<T> {
+  const api = benchApi(run.gatewayUrl, run.org.key);
+  const bare = await startBare(run.databaseUrl, run.barePort);
+  try {
+    const tableId = (await api('POST', '/tables', { name: `bench ${label} ${Date.now()}`, fields: ROW_FIELDS })).data.id as string;
+    try {
+      return await work(bare, tableId);
+    } finally {
+      await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
+    }
   } finally {
     bare.stop();
-    await api('DELETE', `/tables/${tableId}`).catch(() => undefined);
   }
 }
 
