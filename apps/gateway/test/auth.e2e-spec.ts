@@ -8,9 +8,12 @@ describe('authentication and scopes', () => {
     org = await createTestOrg({ plan: 0 });
   });
 
-  it('answers a request with a valid key', async () => {
+  it('answers a request with a valid key, the scheme in any case (HTTP schemes are case-insensitive)', async () => {
     const res = await apiClient(org.key).get('/calendar/availability');
     expect(res.status).toBe(200);
+    for (const scheme of ['bearer', 'BEARER']) {
+      expect((await apiClient().get('/calendar/availability', { headers: { authorization: `${scheme} ${org.key}` } })).status).toBe(200);
+    }
   });
 
   it.each([

@@ -88,7 +88,7 @@ describe('envelope and error bodies', () => {
   });
 
   it('answers 400 VALIDATION_ERROR for bad paging parameters', async () => {
-    for (const query of ['page=0', 'page=abc', 'limit=0', 'limit=101', 'limit=1.5']) {
+    for (const query of ['page=0', 'page=abc', 'limit=0', 'limit=101', 'limit=1.5', 'limit=0x10', 'limit=1e1', 'limit=%2B10', 'page=1&page=2']) {
       const res = await apiClient(org.key).get(`/tables?${query}`);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');

@@ -1,5 +1,6 @@
+import { Client } from 'pg';
 import type { ManagedProcess } from '@platform/runner';
-import { apiClient, createTestOrg, freePort, startProcess } from '@platform/testing';
+import { admin, apiClient, createTestOrg, freePort, startProcess, testDatabaseUrl } from '@platform/testing';
 
 function keyed(key: string) {
   return { headers: { 'idempotency-key': key } };
@@ -79,6 +80,41 @@ describe('Idempotency-Key on POST', () => {
     const late = await api.post(`/tables/${table.id}/rows/batch`, { rows: [{ data: { n: 1 } }, { data: { n: 2 } }] }, keyed(key));
     expect(late.headers['idempotent-replayed']).toBe('true');
     expect(late.body).toEqual(created[0].body);
+  });
+
+  it('keeps an answer that holds a secret sealed: the database never sees the secret, and only the API key that asked reads it back', async () => {
+    const org = await createTestOrg();
+    const api = apiClient(org.key);
+    const key = newKey();
+    const body = { name: `Sealed ${key}`, url: 'https://receiver.example.com/hook', events: ['row.created'] };
+    const created = await api.post('/webhooks', body, keyed(key));
+    expect(created.status).toBe(201);
+    const secret = created.body.data.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+
+    const db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ response: string }>('SELECT response FROM gateway.idempotency_keys WHERE organization_id = $1 AND key = $2', [org.orgId, key]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].response).not.toContain(secret);
+      expect(rows[0].response).not.toContain('whsec_');
+      expect(rows[0].response).not.toContain(created.body.data.id);
+    } finally {
+      await db.end();
+    }
+
+    const replay = await api.post('/webhooks', body, keyed(key));
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(created.body);
+
+    // Another key of the same organization does not get the answer (nor run the request again).
+    const other = await admin<{ key: string }>('key', 'create', '--org', org.orgId, '--scopes', '*');
+    const stranger = await apiClient(other.key).post('/webhooks', body, keyed(key));
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error.code).toBe('CONFLICT');
+    expect(JSON.stringify(stranger.body)).not.toContain(secret);
+    expect((await api.get('/webhooks')).body.pagination.total).toBe(1);
   });
 
   describe('across gateway restarts', () => {

@@ -65,4 +65,34 @@ describe('field changes that keep the data valid', () => {
     const createOver = await org.api.post('/tables', { name: 'Too wide', fields: many(201, 'C') });
     expect(createOver.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'fields' } });
   });
+
+  it('refuses a coarser precision that would make values of a unique field equal, and changes nothing', async () => {
+    const { id, detail } = await createTable(org.api, [{ name: 'N', field_type: 'number', options: { is_unique: true, precision: 2 } }]);
+    const [n] = detail.fields;
+    for (const value of [1.01, 1.14, 2.5]) expect((await org.api.post(`/tables/${id}/rows`, { data: { n: value } })).status).toBe(201);
+    const values = async () => (await org.api.get(`/tables/${id}/rows?sort=n`)).body.data.map((row: any) => row.data.n);
+    const refused = await org.api.patch(`/tables/${id}`, { fields: [{ id: n.id, options: { is_unique: true, precision: 0 } }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'fields[0].options.precision' } });
+    expect((await org.api.get(`/tables/${id}`)).body.data.fields[0].options.precision).toBe(2);
+    expect(await values()).toEqual([1.01, 1.14, 2.5]);
+    // One decimal keeps them apart: that change goes through and re-rounds.
+    expect((await org.api.patch(`/tables/${id}`, { fields: [{ id: n.id, options: { is_unique: true, precision: 1 } }] })).status).toBe(200);
+    expect(await values()).toEqual([1, 1.1, 2.5]);
+  });
+
+  it('counts and names fields against the table as the change before it left it, when PATCHes race', async () => {
+    const many = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ name: `${prefix} ${i}`, field_type: 'text' }));
+    const wide = await createTable(org.api, many(195, 'A'));
+    const adds = await Promise.all(Array.from({ length: 10 }, (_, i) => org.api.patch(`/tables/${wide.id}`, { fields: [{ name: `B ${i}`, field_type: 'text' }] })));
+    expect(adds.filter((res) => res.status === 200)).toHaveLength(5);
+    for (const res of adds.filter((r) => r.status !== 200)) expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'fields' } });
+    expect((await org.api.get(`/tables/${wide.id}`)).body.data.fields).toHaveLength(200);
+
+    const { id } = await createTable(org.api, []);
+    const same = await Promise.all(Array.from({ length: 10 }, () => org.api.patch(`/tables/${id}`, { fields: [{ name: 'Dup', field_type: 'text' }] })));
+    expect(same.filter((res) => res.status === 200)).toHaveLength(1);
+    for (const res of same.filter((r) => r.status !== 200)) expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect((await org.api.get(`/tables/${id}`)).body.data.fields).toHaveLength(1);
+  });
 });

@@ -87,6 +87,16 @@ describe('rows', () => {
     expect((await org.api.patch(`${rows()}/${row.id}`, { data: { title: 'x' } })).status).toBe(404);
   });
 
+  it('keeps datetimes of the years 1 to 99 as sent, in storage and in filters', async () => {
+    const early = await org.api.post(`/tables/${tableId}/rows`, { data: { title: 'early', at: '0050-06-15T12:00:00+02:00' } });
+    expect(early.status).toBe(201);
+    expect(early.body.data.data.at).toBe('0050-06-15T10:00:00.000Z');
+    expect((await org.api.get(`/tables/${tableId}/rows/${early.body.data.id}`)).body.data.data.at).toBe('0050-06-15T10:00:00.000Z');
+    const before100 = await org.api.get(`/tables/${tableId}/rows?filter=${encodeURIComponent(JSON.stringify({ at: { lt: '0100-01-01T00:00:00Z' } }))}`);
+    expect(before100.body.data.map((row: any) => row.id)).toEqual([early.body.data.id]);
+    await org.api.delete(`/tables/${tableId}/rows/${early.body.data.id}`);
+  });
+
   it('answers every field in data, null when unset', async () => {
     const res = await org.api.post(rows(), { data: { title: 'Sparse' } });
     expect(res.body.data.data).toEqual({ title: 'Sparse', ...EMPTY });

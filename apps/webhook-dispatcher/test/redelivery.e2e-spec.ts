@@ -105,6 +105,10 @@ describe('redeliver and recover', () => {
   it.each([
     ['no since', {}, 'since'],
     ['a since that is not a timestamp', { since: 'yesterday' }, 'since'],
+    ['a since without a time', { since: new Date().toISOString().slice(0, 10) }, 'since'],
+    ['a since without a zone', { since: new Date(Date.now() - 60_000).toISOString().slice(0, 19) }, 'since'],
+    ['a since in the future and no until', { since: new Date(Date.now() + 60_000).toISOString() }, 'since'],
+    ['an until without a zone', { since: new Date(Date.now() - 120_000).toISOString(), until: new Date().toISOString().slice(0, 19) }, 'until'],
     ['a since past the retention', { since: new Date(Date.now() - 31 * 86_400_000).toISOString() }, 'since'],
     ['an until before since', { since: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() - 120_000).toISOString() }, 'until'],
     ['an unknown property', { since: new Date().toISOString(), events: ['row.created'] }, 'events'],

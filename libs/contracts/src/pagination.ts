@@ -1,6 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+const DECIMAL_INTEGER = /^(0|[1-9][0-9]{0,15})$/;
+
+/**
+ * A query parameter that is an integer: only its plain decimal form (`10`) becomes a number; anything else
+ * (`0x10`, `1e1`, `10.0`, `+10`, ` 10`, `010`, a repeated parameter) stays as sent, so `@IsInt` refuses it.
+ */
+export function QueryInteger(): PropertyDecorator {
+  return Transform(({ value }) => (typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value));
+}
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 100;
@@ -9,7 +19,7 @@ export const MAX_PAGE_LIMIT = 100;
 export class LimitQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_LIMIT)
@@ -20,7 +30,7 @@ export class LimitQuery {
 export class PageQuery extends LimitQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(1_000_000)

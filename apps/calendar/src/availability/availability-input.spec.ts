@@ -50,9 +50,10 @@ describe('parseAvailability: the weekly slots', () => {
   });
 
   it('needs every entry to be an object', async () => {
-    for (const entry of [5, 'x', null, true]) {
+    for (const entry of [5, 'x', null, true, [], [valid]]) {
       expect(await failure({ schedules: [valid, entry] })).toEqual({ field: 'schedules[1]', reason: 'must be an object' });
     }
+    expect(await failure({ schedules: [], overrides: [[]] })).toEqual({ field: 'overrides[0]', reason: 'must be an object' });
   });
 
   it('takes day_of_week only as an integer 0..6', async () => {
@@ -147,6 +148,8 @@ describe('parseAvailability: time zone and overrides', () => {
     const cases: [unknown, string][] = [
       [{ ...ok, date: '2026-02-30' }, 'overrides[1].date'],
       [{ ...ok, date: '24.12.2026' }, 'overrides[1].date'],
+      [{ ...ok, date: '0000-01-01' }, 'overrides[1].date'],
+      [{ ...ok, date: '9999-12-31' }, 'overrides[1].date'],
       [{ start_time: '09:00:00', end_time: '12:00:00' }, 'overrides[1].date'],
       [{ date: '2026-12-25' }, 'overrides[1].start_time'],
       [{ date: '2026-12-25', start_time: '09:00:00' }, 'overrides[1].end_time'],

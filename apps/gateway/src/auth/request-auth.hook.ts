@@ -12,7 +12,13 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([^\s]+)$/;
+/** The scheme in any case (RFC 9110: auth schemes are case-insensitive), one space, the key. */
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+/** The API key a request presents as `Authorization: Bearer <key>`, if it presents one in that form. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
 
 function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): void {
   reply.header('X-RateLimit-Limit', decision.limit);
@@ -26,8 +32,8 @@ function setRateLimitHeaders(reply: FastifyReply, decision: RateLimitDecision): 
  */
 export function registerRequestAuth(app: FastifyInstance, authenticator: ApiKeyAuthenticator, limiter: RateLimiter): void {
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    const auth = match ? await authenticator.authenticate(match[1]) : undefined;
+    const token = bearerToken(request);
+    const auth = token ? await authenticator.authenticate(token) : undefined;
     const decision = await limiter.consume(auth ? `key:${auth.keyId}` : `ip:${request.ip}`);
     setRateLimitHeaders(reply, decision);
     if (!decision.allowed) {
@@ -37,7 +43,7 @@ export function registerRequestAuth(app: FastifyInstance, authenticator: ApiKeyA
     // The API's own description is readable without a key; everything else needs one.
     if (!auth && isPublicDocsPath(request.url)) return;
     if (!auth) {
-      const message = match ? 'Invalid API key' : 'Missing or malformed Authorization header; expected "Bearer <API key>"';
+      const message = token ? 'Invalid API key' : 'Missing or malformed Authorization header; expected "Bearer <API key>"';
       return sendError(reply, new AppError(ErrorCode.Unauthorized, message));
     }
     request.auth = auth;

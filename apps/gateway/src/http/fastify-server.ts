@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { AppError, assertStorableJson } from '@platform/errors';
+import { AppError, assertStorableJson, joinPath } from '@platform/errors';
 import { counter, histogram } from '@platform/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
@@ -83,20 +83,40 @@ export function isJsonContentType(header: string | undefined): boolean {
   return header !== undefined && JSON_CONTENT_TYPE.test(header);
 }
 
-/** Whether plain JSON.parse takes the text (it keeps a `__proto__` key as data; secure-json-parse refuses it). */
-function isJson(text: string): boolean {
+/** Plain JSON.parse's value of the text (it keeps a `__proto__` key as data), or undefined when it is not JSON. */
+function plainJson(text: string): { value: unknown } | undefined {
   try {
-    JSON.parse(text);
-    return true;
+    return { value: JSON.parse(text) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** The path of the first key secure-json-parse refuses: `__proto__`, or a `constructor` object with a `prototype` key. */
+function pollutingKeyPath(value: unknown, path: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const found = pollutingKeyPath(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const here = joinPath(path, key);
+    if (key === '__proto__') return here;
+    if (key === 'constructor' && typeof child === 'object' && child !== null && Object.hasOwn(child, 'prototype')) return here;
+    const found = pollutingKeyPath(child, here);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
  * A request body -> its JSON value, or the error the client gets: a BAD_REQUEST for a body that is not
  * JSON in UTF-8, a VALIDATION_ERROR naming the path of a value no field can store (NUL, an unpaired
- * surrogate, a number that overflows to infinity). The one place JSON enters the API.
+ * surrogate, a number that overflows to infinity) or of a key that would reach an object's prototype.
+ * The one place JSON enters the API.
  */
 export function parseJsonBody(contentType: string | undefined, body: Buffer): unknown {
   if (!isJsonContentType(contentType)) throw AppError.badRequest('Content-Type must be application/json (UTF-8)');
@@ -108,7 +128,10 @@ export function parseJsonBody(contentType: string | undefined, body: Buffer): un
   try {
     value = secureJson.parse(text);
   } catch {
-    throw AppError.badRequest(isJson(text) ? 'Request body must not hold a "__proto__" key or a "constructor" object with a "prototype" key' : 'Request body is not valid JSON');
+    const plain = plainJson(text);
+    if (!plain) throw AppError.badRequest('Request body is not valid JSON');
+    // Valid JSON that only a prototype key spoils: no contract has such a property, so it is an unknown one.
+    throw AppError.validation(pollutingKeyPath(plain.value, '') ?? 'body', 'is not a known property');
   }
   assertStorableJson(value, '', text);
   return value;

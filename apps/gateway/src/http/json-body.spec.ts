@@ -48,9 +48,17 @@ describe('JSON bodies', () => {
     expect(refusal('application/json', '['.repeat(40) + ']'.repeat(40))).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('nested') });
   });
 
-  it('refuses prototype keys as a BAD_REQUEST that says so, at any depth', () => {
-    for (const body of ['{"__proto__":{"admin":true}}', '{"data":{"title":"x","__proto__":{"x":1}}}', '{"constructor":{"prototype":{"x":1}}}']) {
-      expect(refusal('application/json', body)).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('__proto__') });
+  it('refuses prototype keys as unknown properties, named by their path at any depth', () => {
+    const cases: Array<[string, string]> = [
+      ['{"__proto__":{"admin":true}}', '__proto__'],
+      ['{"data":{"title":"x","__proto__":{"x":1}}}', 'data.__proto__'],
+      ['{"constructor":{"prototype":{"x":1}}}', 'constructor'],
+      ['{"rows":[{"data":{}},{"data":{"constructor":{"prototype":1}}}]}', 'rows[1].data.constructor'],
+    ];
+    for (const [body, field] of cases) {
+      expect(refusal('application/json', body)).toEqual({ code: 'VALIDATION_ERROR', message: expect.any(String), details: { field, reason: 'is not a known property' } });
     }
+    // A constructor key that is not an object with a prototype is data like any other.
+    expect(parseJsonBody('application/json', Buffer.from('{"data":{"constructor":"x"}}'))).toEqual({ data: { constructor: 'x' } });
   });
 });

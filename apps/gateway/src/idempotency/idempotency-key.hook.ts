@@ -3,13 +3,15 @@ import { Logger } from '@nestjs/common';
 import { AppError } from '@platform/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayConfig } from '../gateway.config';
+import { bearerToken } from '../auth/request-auth.hook';
 import { sendError } from '../http/error-reply';
 import { IdempotencyRepository } from './idempotency.repository';
+import { AnswerOwner, openAnswer, sealAnswer } from './sealed-answer';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set when this request claimed its Idempotency-Key: its answer is stored (2xx) or the key released. */
-    idempotencyKey?: { organizationId: string; key: string };
+    idempotencyKey?: AnswerOwner;
   }
 }
 
@@ -31,7 +33,8 @@ function requestHash(request: FastifyRequest): Buffer {
  * Idempotency-Key on every POST, once for every context: after authentication and body parsing, before
  * the route runs. The first request with a key claims it in Postgres; a repeat with the same body gets
  * the stored answer with `Idempotent-Replayed: true` and runs nothing; a different body, or a repeat
- * while the first still runs, is a CONFLICT. Only 2xx answers are kept; anything else frees the key.
+ * while the first still runs, is a CONFLICT. Only 2xx answers are kept, sealed so that only the API key
+ * that made the request can read them back (`sealed-answer.ts`); anything else frees the key.
  * `leaseMs` bounds how long a claim of a gateway that died mid-request blocks a retry.
  */
 export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepository, leaseMs: number): void {
@@ -39,18 +42,22 @@ export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepos
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers[IDEMPOTENCY_HEADER];
-    if (request.method !== 'POST' || header === undefined || !request.auth) return;
+    const apiKey = bearerToken(request);
+    if (request.method !== 'POST' || header === undefined || !request.auth || !apiKey) return;
     if (typeof header !== 'string' || !VALID_KEY.test(header)) {
       return sendError(reply, AppError.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters, sent once'));
     }
-    const organizationId = request.auth.org.id;
-    const claim = await keys.claim(organizationId, header, requestHash(request), leaseMs);
+    const owner: AnswerOwner = { apiKey, organizationId: request.auth.org.id, idempotencyKey: header };
+    const claim = await keys.claim(owner.organizationId, header, requestHash(request), leaseMs);
     switch (claim.kind) {
       case 'claimed':
-        request.idempotencyKey = { organizationId, key: header };
+        request.idempotencyKey = owner;
         return;
-      case 'replay':
-        return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(claim.response);
+      case 'replay': {
+        const answer = openAnswer(owner, claim.response);
+        if (answer === undefined) return sendError(reply, AppError.conflict('This Idempotency-Key was used by another API key'));
+        return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(answer);
+      }
       case 'different-request':
         return sendError(reply, AppError.conflict('This Idempotency-Key was already used with a different request'));
       case 'in-flight':
@@ -65,9 +72,9 @@ export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepos
     request.idempotencyKey = undefined;
     try {
       if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
-        await keys.complete(claimed.organizationId, claimed.key, reply.statusCode, payload);
+        await keys.complete(claimed.organizationId, claimed.idempotencyKey, reply.statusCode, sealAnswer(claimed, payload));
       } else {
-        await keys.release(claimed.organizationId, claimed.key);
+        await keys.release(claimed.organizationId, claimed.idempotencyKey);
       }
     } catch (error) {
       // The answer itself stands; the claim lapses with its lease.

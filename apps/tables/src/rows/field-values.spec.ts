@@ -93,6 +93,22 @@ describe('normalizeValue', () => {
   it('normalizes datetimes across a date boundary', () => {
     expect(parseDateTime('2024-03-01T01:00:00+03:00')).toBe('2024-02-29T22:00:00.000Z');
   });
+
+  it('counts text length in characters, so a character outside the BMP counts once', () => {
+    const emoji = '\u{1F600}';
+    expect(normalizeValue(field('text'), emoji.repeat(10_000))).toHaveLength(20_000);
+    expect(() => normalizeValue(field('text'), emoji.repeat(10_000) + 'x')).toThrow(InvalidValue);
+    expect(() => normalizeValue(field('text'), 'x'.repeat(10_001))).toThrow(InvalidValue);
+  });
+
+  it('keeps the years 1 to 99 as sent (Date.UTC would read them as 1900-1999)', () => {
+    expect(parseDateTime('0050-06-15T12:00:00Z')).toBe('0050-06-15T12:00:00.000Z');
+    expect(parseDateTime('0001-01-01T00:00:00Z')).toBe('0001-01-01T00:00:00.000Z');
+    expect(parseDateTime('0004-02-29T23:30:00-01:00')).toBe('0004-03-01T00:30:00.000Z');
+    expect(parseDateTime('0100-01-01T00:00:00Z')).toBe('0100-01-01T00:00:00.000Z');
+    expect(() => parseDateTime('0001-01-01T00:00:00+01:00')).toThrow(InvalidValue);
+    expect(() => parseDateTime('0003-02-29T00:00:00Z')).toThrow(InvalidValue);
+  });
 });
 
 describe('validateRowData', () => {

@@ -31,8 +31,19 @@ function fail(reason: string, at?: string): never {
   throw new InvalidValue(reason, at);
 }
 
+/**
+ * Milliseconds since the epoch of a UTC date and time (month 1-12). `Date.UTC` reads years 0-99 as
+ * 1900-1999; setting the full year does not.
+ */
+function utcTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, millis);
+  return date.getTime();
+}
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utcTime(year, month + 1, 0)).getUTCDate();
 }
 
 function isCalendarDate(year: number, month: number, day: number): boolean {
@@ -60,7 +71,7 @@ export function parseDateTime(value: unknown): string {
     offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (Number(offH) * 60 + Number(offM));
   }
   const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+  const utc = utcTime(year, month, day, hour, minute, second, millis) - offsetMinutes * 60_000;
   const date = new Date(utc);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) fail('is out of range');
   return date.toISOString();
@@ -83,9 +94,20 @@ function finiteNumber(value: unknown): number {
   return value;
 }
 
+/** Characters as the contract (and JSON Schema's `maxLength`) counts them: code points, so an emoji is one. */
+function characterCount(value: string): number {
+  let pairs = 0;
+  for (let i = 0; i < value.length; i += 1) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) pairs += 1;
+  }
+  return value.length - pairs;
+}
+
 function text(value: unknown, max: number): string {
   if (typeof value !== 'string') fail('must be a string');
-  if (value.length > max) fail(`must be at most ${max} characters`);
+  // UTF-16 units are never fewer than characters: only a long value needs counting.
+  if (value.length > max && characterCount(value) > max) fail(`must be at most ${max} characters`);
   return value;
 }
 

@@ -20,9 +20,14 @@ function coarserPrecision(current: Field, next: Field): number | undefined {
   return to !== undefined && (from === undefined || to < from) ? to : undefined;
 }
 
-async function hasDuplicates(db: Sql, table: UserTable, field: Field): Promise<boolean> {
+/** Whether two rows hold the same value of the field, or would once rounded to `precision`. */
+async function hasDuplicates(db: Sql, table: UserTable, field: Field, precision?: number): Promise<boolean> {
   const column = ident(field.column);
-  const { rowCount } = await db.query(`SELECT 1 FROM ${qualified(table.storageName)} WHERE ${column} IS NOT NULL GROUP BY ${column} HAVING count(*) > 1 LIMIT 1`);
+  const value = precision === undefined ? column : `round(${column}, $1)`;
+  const { rowCount } = await db.query(
+    `SELECT 1 FROM ${qualified(table.storageName)} WHERE ${column} IS NOT NULL GROUP BY ${value} HAVING count(*) > 1 LIMIT 1`,
+    precision === undefined ? [] : [precision],
+  );
   return Boolean(rowCount);
 }
 
@@ -30,7 +35,8 @@ async function hasDuplicates(db: Sql, table: UserTable, field: Field): Promise<b
  * Keeps stored values valid under a field's new options, inside the table change's transaction (the
  * table is held FOR UPDATE, so no row write interleaves): removing a select value that rows still hold
  * is refused, naming `<path>.options.values`; a coarser precision re-rounds the stored values (numeric
- * `round` goes half away from zero, like values written under the new options); turning `is_unique` on
+ * `round` goes half away from zero, like values written under the new options), refused on a unique field
+ * whose values it would make equal, naming `<path>.options.precision`; turning `is_unique` on
  * over duplicates is refused, naming `<path>.options.is_unique`, otherwise it adds or drops the index.
  */
 export async function applyOptionChange(db: Sql, table: UserTable, current: Field, next: Field, path: string): Promise<void> {
@@ -45,16 +51,21 @@ export async function applyOptionChange(db: Sql, table: UserTable, current: Fiel
     );
     if (rows[0]) throw AppError.validation(`${path}.options.values`, `cannot drop ${JSON.stringify(rows[0].value)}: rows still hold it`);
   }
+  const wasUnique = Boolean(current.options.is_unique);
+  const unique = Boolean(next.options.is_unique);
+  // Dropped first, so that re-rounding a field that stops being unique cannot collide in its index.
+  if (wasUnique && !unique) await setUniqueIndex(db, table.storageName, next, false);
   const precision = coarserPrecision(current, next);
   if (precision !== undefined) {
+    // A unique field's index would refuse the rounding midway: refused here, naming what the client changed.
+    if (wasUnique && unique && (await hasDuplicates(db, table, current, precision))) {
+      throw AppError.validation(`${path}.options.precision`, 'would round values of this unique field to the same value');
+    }
     await db.query(`UPDATE ${qualified(table.storageName)} SET ${column} = round(${column}, $1) WHERE ${column} <> round(${column}, $1)`, [precision]);
   }
-  const unique = Boolean(next.options.is_unique);
-  if (unique !== Boolean(current.options.is_unique)) {
+  if (unique && !wasUnique) {
     // Checked after re-rounding: values made equal by a coarser precision count as duplicates.
-    if (unique && (await hasDuplicates(db, table, current))) {
-      throw AppError.validation(`${path}.options.is_unique`, 'some rows share a value of this field');
-    }
-    await setUniqueIndex(db, table.storageName, next, unique);
+    if (await hasDuplicates(db, table, current)) throw AppError.validation(`${path}.options.is_unique`, 'some rows share a value of this field');
+    await setUniqueIndex(db, table.storageName, next, true);
   }
 }

@@ -85,9 +85,21 @@ export class UserTableRepository {
   }
 
   /** The table with its fields; `lock` takes it FOR UPDATE (changes) or FOR SHARE (row writes) in the caller's transaction. */
+  /**
+   * The table with its fields. With `lock`, the table's row is locked first and read after, in a statement
+   * of its own: a statement that waits for a lock still reads what it read before it waited, so fields
+   * read with the lock would be those from before the change that held it (a PATCH would count and name
+   * its fields against a table another PATCH has just changed).
+   */
   async find(organizationId: string, tableId: string, db: Sql = this.db, lock?: 'update' | 'share'): Promise<UserTable | undefined> {
-    const suffix = lock === 'update' ? ' FOR UPDATE OF t' : lock === 'share' ? ' FOR SHARE OF t' : '';
-    const sql = `SELECT ${TABLE_COLUMNS}, ${FIELDS_JSON} FROM ${USER_TABLES_TABLE} t WHERE t.id = $1 AND t.organization_id = $2${suffix}`;
+    if (lock) {
+      const { rowCount } = await db.query(`SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = $1 AND organization_id = $2 FOR ${lock === 'update' ? 'UPDATE' : 'SHARE'}`, [
+        tableId,
+        organizationId,
+      ]);
+      if (!rowCount) return undefined;
+    }
+    const sql = `SELECT ${TABLE_COLUMNS}, ${FIELDS_JSON} FROM ${USER_TABLES_TABLE} t WHERE t.id = $1 AND t.organization_id = $2`;
     const { rows } = await db.query<TableRecord>(sql, [tableId, organizationId]);
     return rows[0] ? toTable(rows[0]) : undefined;
   }

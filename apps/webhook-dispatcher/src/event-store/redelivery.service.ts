@@ -51,6 +51,7 @@ export class RedeliveryService {
     const until = params.until === undefined ? now : Date.parse(params.until);
     const days = this.config.EVENT_RETENTION_DAYS;
     if (since < now - days * DAY_MS) throw AppError.validation('since', `must be within the event retention (the last ${days} days)`);
+    if (params.until === undefined && since >= now) throw AppError.validation('since', 'must be in the past');
     if (until <= since) throw AppError.validation('until', 'must be after since');
     const seriesIds = await this.openRecovery(webhook, { kinds: webhook.events, since: new Date(since), until: new Date(until) });
     await this.queueSeries(seriesIds);

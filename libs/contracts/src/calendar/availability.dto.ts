@@ -36,9 +36,14 @@ export const APPOINTMENT_TYPE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  */
 const AsSent = () => Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
 
-/** A `YYYY-MM-DD` string naming a day that exists (no February 30). */
+/** The days a date may name: every instant of them, in any zone, is a timestamp with a four-digit year. */
+export const FIRST_CALENDAR_DATE = '0001-01-01';
+export const LAST_CALENDAR_DATE = '9998-12-31';
+
+/** A `YYYY-MM-DD` string naming a day that exists (no February 30), from year 1 to year 9998. */
 export function isCalendarDate(value: unknown): value is string {
   if (typeof value !== 'string' || !CALENDAR_DATE.test(value)) return false;
+  if (value < FIRST_CALENDAR_DATE || value > LAST_CALENDAR_DATE) return false;
   const parsed = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 }
@@ -59,7 +64,7 @@ function define(name: string, test: (value: unknown) => boolean, message: string
     registerDecorator({ name, target: target.constructor, propertyName, options: { message }, validator: { validate: test } });
 }
 
-const IsCalendarDate = () => define('isCalendarDate', isCalendarDate, '$property must be a real date YYYY-MM-DD');
+const IsCalendarDate = () => define('isCalendarDate', isCalendarDate, `$property must be a real date YYYY-MM-DD from ${FIRST_CALENDAR_DATE} to ${LAST_CALENDAR_DATE}`);
 const IsIanaTimeZone = () => define('isIanaTimeZone', isIanaTimeZone, '$property must be an IANA time zone name such as Europe/Berlin or UTC');
 /** Optional, but not null: leaving it out is the way to ask for the default. */
 const IsOmittable = (property: string) => ValidateIf((object: Record<string, unknown>) => object[property] !== undefined);

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { JsonData } from '../json-data';
-import { LimitQuery } from '../pagination';
+import { LimitQuery, QueryInteger } from '../pagination';
 import { ROW_DATA_SCHEMA } from './table.views';
 
 export const MAX_FILTER_LENGTH = 8_192;
@@ -39,7 +39,7 @@ export const MAX_CURSOR_LENGTH = 2_048;
 export class RowListQuery extends LimitQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(1_000_000)

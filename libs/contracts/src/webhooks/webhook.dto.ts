@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
@@ -183,8 +184,13 @@ export class RedeliverParams {
   deliveryId!: string;
 }
 
+const TIMESTAMP_MESSAGE = '$property must be an ISO 8601 timestamp with a time and a zone (Z or +hh:mm)';
+/** Date, `T`, time and zone: without a zone a timestamp names a different instant in every zone. */
+const DATE_TIME_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
 /** An ISO 8601 timestamp with its date, time and offset (or `Z`), as every timestamp of the API. */
-const IsTimestamp = () => IsISO8601({ strict: true, strictSeparator: true }, { message: '$property must be an ISO 8601 timestamp' });
+const IsTimestamp = () =>
+  applyDecorators(IsISO8601({ strict: true, strictSeparator: true }, { message: TIMESTAMP_MESSAGE }), Matches(DATE_TIME_WITH_ZONE, { message: TIMESTAMP_MESSAGE }));
 
 export class RecoverBody {
   @ApiProperty({ format: 'date-time', description: 'Start of the window (inclusive); within the event retention' })

@@ -99,4 +99,62 @@ describe('validateInput on hostile shapes', () => {
     }
     expect(error?.details).toEqual({ field: 'fields[1].name.constructor', reason: 'is not a known property' });
   });
+
+  it('refuses a list where a list of contract objects wants an object, naming the item', () => {
+    const slot = { day_of_week: 1, start_time: '09:00:00', end_time: '10:00:00' };
+    const cases: Array<[new () => object, unknown, string]> = [
+      [contracts.ReplaceAvailabilityBody, { schedules: [[]] }, 'schedules[0]'],
+      [contracts.ReplaceAvailabilityBody, { schedules: [slot, [slot]] }, 'schedules[1]'],
+      [contracts.ReplaceAvailabilityBody, { schedules: [], overrides: [[]] }, 'overrides[0]'],
+      [contracts.CreateTableBody, { name: 'T', fields: [[]] }, 'fields[0]'],
+    ];
+    for (const [type, body, field] of cases) {
+      let error: AppError | undefined;
+      try {
+        validateInput(type, body);
+      } catch (caught) {
+        error = caught as AppError;
+      }
+      expect(error?.toBody()).toEqual({ code: 'VALIDATION_ERROR', message: expect.any(String), details: { field, reason: 'must be an object' } });
+    }
+    // Lists of plain values, and free-form JSON, may hold lists.
+    expect(validateInput(contracts.RowBody, { data: { matrix: [[1, 2], []] } }).data).toEqual({ matrix: [[1, 2], []] });
+  });
+});
+
+describe('the reason a VALIDATION_ERROR gives', () => {
+  function reasonFor(type: new () => object, value: unknown): unknown {
+    try {
+      validateInput(type, value);
+    } catch (error) {
+      return (error as AppError).details;
+    }
+    throw new Error('expected a validation error');
+  }
+
+  it('is the check written first when several fail: the type, not a bound that assumes it', () => {
+    expect(reasonFor(contracts.PageQuery, { limit: 'abc' })).toEqual({ field: 'limit', reason: 'must be an integer number' });
+    expect(reasonFor(contracts.CreateWebhookBody, { name: 1, url: 'https://a.example/b', events: ['row.created'] })).toEqual({ field: 'name', reason: 'must be a string' });
+    expect(reasonFor(contracts.CreateWebhookBody, { name: 'n', url: 'https://a.example/b', events: 'row.created' })).toEqual({ field: 'events', reason: 'must be an array' });
+    expect(reasonFor(contracts.ReplaceAvailabilityBody, { schedules: [{ day_of_week: '1', start_time: '09:00:00', end_time: '10:00:00' }] })).toEqual({
+      field: 'schedules[0].day_of_week',
+      reason: 'must be an integer number',
+    });
+  });
+});
+
+describe('integer query parameters', () => {
+  it('take only the plain decimal form; any other spelling of a number is refused', () => {
+    expect(validateInput(contracts.PageQuery, { page: '2', limit: '10' })).toMatchObject({ page: 2, limit: 10 });
+    expect(validateInput(contracts.RowListQuery, { page: '3' })).toMatchObject({ page: 3, limit: 50 });
+    for (const limit of ['0x10', '1e1', '10.0', '+10', ' 10', '010', '', ['1', '2']]) {
+      let details: unknown;
+      try {
+        validateInput(contracts.PageQuery, { limit });
+      } catch (error) {
+        details = (error as AppError).details;
+      }
+      expect(details).toEqual({ field: 'limit', reason: 'must be an integer number' });
+    }
+  });
 });

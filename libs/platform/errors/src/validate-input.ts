@@ -14,21 +14,27 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The contract class a property's objects become (its `@Type`), if any. */
+const NATIVE_TYPES: ReadonlySet<unknown> = new Set([String, Number, Boolean, Date, Array, Object]);
+
+/** The contract class a property's objects become (its `@Type`), if any; a conversion to a native type is none. */
 function nestedClass(type: ContractClass, property: string): ContractClass | undefined {
-  return defaultMetadataStorage.findTypeMetadata(type, property)?.typeFunction() as ContractClass | undefined;
+  const nested = defaultMetadataStorage.findTypeMetadata(type, property)?.typeFunction();
+  return NATIVE_TYPES.has(nested) ? undefined : (nested as ContractClass | undefined);
 }
 
 /**
- * class-transformer guesses the class of an untyped object from its `constructor`, converts with its
- * `toString`/`valueOf`, and silently drops keys that name other Object members: JSON keys forge all of
- * these (500s from inside the library, or unknown properties let through). No contract declares such a
- * property, so outside free-form JSON one is an unknown property, named by its path.
+ * What the JSON's shape alone makes unreadable, with its path. class-transformer guesses the class of an
+ * untyped object from its `constructor`, converts with its `toString`/`valueOf`, and silently drops keys
+ * that name other Object members: JSON keys forge all of these (500s from inside the library, or unknown
+ * properties let through). No contract declares such a property, so outside free-form JSON one is an
+ * unknown property. And class-validator checks a list inside a list of contract objects item by item,
+ * so `[[]]` would pass as a list of none: an item that is itself a list is refused here.
  */
-function objectMemberKeyPath(value: unknown, type: ContractClass | undefined, path: string): string | undefined {
+function shapeProblem(value: unknown, type: ContractClass | undefined, path: string): { field: string; reason: string } | undefined {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
-      const found = objectMemberKeyPath(value[i], type, `${path}[${i}]`);
+      if (type && Array.isArray(value[i])) return { field: `${path}[${i}]`, reason: 'must be an object' };
+      const found = shapeProblem(value[i], type, `${path}[${i}]`);
       if (found) return found;
     }
     return undefined;
@@ -37,8 +43,8 @@ function objectMemberKeyPath(value: unknown, type: ContractClass | undefined, pa
   const free = type ? jsonDataProperties(type) : [];
   for (const key in value) {
     if (free.includes(key)) continue;
-    if (key in Object.prototype) return joinPath(path, key);
-    const found = objectMemberKeyPath(value[key], type && nestedClass(type, key), joinPath(path, key));
+    if (key in Object.prototype) return { field: joinPath(path, key), reason: 'is not a known property' };
+    const found = shapeProblem(value[key], type && nestedClass(type, key), joinPath(path, key));
     if (found) return found;
   }
   return undefined;
@@ -75,8 +81,8 @@ function isContractObject(value: unknown): value is object {
  */
 export function validateInput<T extends object>(type: new () => T, value: unknown): T {
   if (!isPlainObject(value)) throw AppError.validation('body', 'must be a JSON object');
-  const memberKey = objectMemberKeyPath(value, type, '');
-  if (memberKey) throw AppError.validation(memberKey, 'is not a known property');
+  const problem = shapeProblem(value, type, '');
+  if (problem) throw AppError.validation(problem.field, problem.reason);
   const instance = plainToInstance(type, value, { exposeDefaultValues: true });
   restoreJsonData(instance, value);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });

@@ -10,8 +10,10 @@ export function joinPath(parent: string, property: string): string {
 function firstLeaf(error: ValidationError, path: string): { field: string; reason: string } {
   const field = joinPath(path, error.property);
   if (error.constraints) {
-    const [reason] = Object.values(error.constraints);
-    return { field, reason };
+    // class-validator runs a property's checks from the decorator nearest it upwards, so the last one that
+    // failed was written first: the type check (`@IsString`, `@IsInt`) before the bounds that assume it.
+    const reasons = Object.values(error.constraints);
+    return { field, reason: reasons[reasons.length - 1] };
   }
   const child = error.children?.[0];
   return child ? firstLeaf(child, field) : { field, reason: 'is invalid' };

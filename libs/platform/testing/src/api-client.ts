@@ -68,7 +68,9 @@ export function apiClient(key?: string, baseUrl = gatewayUrl()) {
   };
   const request = async <T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => {
     let res: Response;
-    if (options.rawBody !== undefined) {
+    // The SDK always sends its own key; a request whose Authorization the test writes itself goes out as written.
+    const unchecked = options.rawBody !== undefined || (key === undefined && options.headers?.authorization !== undefined);
+    if (unchecked) {
       res = await raw(method, path, options);
     } else {
       // Through the SDK (which checks the answer against openapi.json); this fetch keeps a copy of the
@@ -92,7 +94,7 @@ export function apiClient(key?: string, baseUrl = gatewayUrl()) {
       // not JSON: the raw text is what the test gets to see
     }
     const response = { status: res.status, headers: Object.fromEntries(res.headers.entries()), body: parsed as T };
-    if (options.rawBody !== undefined) checkAgainstOpenApi(method, path, response);
+    if (unchecked) checkAgainstOpenApi(method, path, response);
     return response;
   };
   return {
