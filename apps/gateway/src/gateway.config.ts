@@ -24,6 +24,12 @@ export class GatewayConfig extends RedisServiceConfig {
   @Max(600_000)
   API_KEY_CACHE_TTL_MS = 10_000;
 
+  /** How long a client has, once its headers are in, to send the whole body; a slower one gets a 400 and is disconnected. */
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  REQUEST_BODY_TIMEOUT_MS = 60_000;
+
   @IsOptional()
   @IsString()
   TLS_CERT_FILE = '';
@@ -31,5 +37,4 @@ export class GatewayConfig extends RedisServiceConfig {
   @IsOptional()
   @IsString()
   TLS_KEY_FILE = '';
-
 }

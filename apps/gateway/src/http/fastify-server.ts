@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Duplex } from 'node:stream';
+import { type Duplex, PassThrough, type Readable } from 'node:stream';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { AppError, assertStorableJson, joinPath } from '@platform/errors';
 import { counter, histogram } from '@platform/service';
@@ -138,11 +138,41 @@ export function parseJsonBody(contentType: string | undefined, body: Buffer): un
 }
 
 /**
+ * A body still arriving `timeoutMs` after its headers fails with a 400, and the connection closes: a client
+ * that sends less than its Content-Length and waits would otherwise hold a connection for ever. The body
+ * is read through a stream of its own, so that failing it leaves the socket to carry the answer.
+ */
+function limitBodyTime(request: FastifyRequest, reply: FastifyReply, payload: Readable, timeoutMs: number): Readable {
+  // Without a body, or with all of it already read by Node's parser, there is nothing to wait for; one
+  // declared over the limit is refused before it is read, and Node drops the rest as it comes.
+  if (request.raw.complete || Number(request.headers['content-length']) > BODY_LIMIT_BYTES) return payload;
+  const body = new PassThrough();
+  const timer = setTimeout(() => {
+    reply.header('Connection', 'close');
+    payload.unpipe(body);
+    body.destroy(AppError.badRequest('The request body was not received in time'));
+  }, timeoutMs);
+  timer.unref();
+  payload.once('end', () => clearTimeout(timer));
+  // Answered before the body was read (one over the size limit): the rest is read and dropped, as Node
+  // does for a request nobody consumed, so a client still sending reads its answer.
+  reply.raw.once('finish', () => {
+    clearTimeout(timer);
+    if (request.raw.complete) return;
+    payload.unpipe(body);
+    payload.resume();
+  });
+  reply.raw.once('close', () => clearTimeout(timer));
+  return payload.pipe(body);
+}
+
+/**
  * JSON bodies (an empty one counts as none), the request id header and metrics. Fastify's own failures
  * (parsing, body size) reach Nest's exception layer and leave through AllExceptionsFilter.
  */
-export function configureFastify(app: FastifyInstance): void {
+export function configureFastify(app: FastifyInstance, bodyTimeoutMs: number): void {
   app.removeAllContentTypeParsers();
+  app.addHook('preParsing', async (request, reply, payload) => limitBodyTime(request, reply, payload, bodyTimeoutMs));
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
       done(null, parseJsonBody(request.headers['content-type'], body as Buffer));

@@ -16,7 +16,7 @@ import { configureFastify } from './fastify-server';
 export function configurePublicApi(api: NestFastifyApplication): void {
   api.setGlobalPrefix('v1');
   const fastify = api.getHttpAdapter().getInstance();
-  configureFastify(fastify);
+  configureFastify(fastify, api.get(GatewayConfig).REQUEST_BODY_TIMEOUT_MS);
   registerRequestAuth(fastify, api.get(ApiKeyAuthenticator), api.get(RateLimiter));
   registerIdempotency(fastify, api.get(IdempotencyRepository), idempotencyLeaseMs(api.get(GatewayConfig)));
   serveOpenApi(api, createOpenApiDocument(api));
