@@ -33,7 +33,9 @@ describe('npm start on an empty database', () => {
       DATABASE_URL: stackEnv().DATABASE_URL.replace(/\/[^/]*$/, `/${database}`),
       NATS_URL: nats.url,
       PORT: String(port),
-      HEALTH_PORT_OFFSET: String(20_000 + (process.pid % 5_000)),
+      // Health ports 9000-9106 shifted to 10000-18105: below freePort's range (20000 and up) and below the
+      // kernel's ephemeral ports (32768 and up), which a client socket of any test may hold at any moment.
+      HEALTH_PORT_OFFSET: String(1_000 + (process.pid % 8_000)),
     };
     start = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/scripts/start.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     createInterface({ input: start.stderr! }).on('line', (line) => lines.push(line));
