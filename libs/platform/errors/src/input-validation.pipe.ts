@@ -1,7 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { validateInput } from './validate-input';
-
-const NATIVE_TYPES: ReadonlySet<unknown> = new Set([String, Number, Boolean, Array, Object]);
+import { NATIVE_TYPES, validateInput } from './validate-input';
 
 /**
  * The one way input is checked, in the gateway (bodies and queries) and in every service (the `params`

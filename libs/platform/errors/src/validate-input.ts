@@ -14,7 +14,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const NATIVE_TYPES: ReadonlySet<unknown> = new Set([String, Number, Boolean, Date, Array, Object]);
+/** Constructors of values no contract class describes: a parameter or property typed with one carries no contract. */
+export const NATIVE_TYPES: ReadonlySet<unknown> = new Set([String, Number, Boolean, Date, Array, Object]);
 
 /** The contract class a property's objects become (its `@Type`), if any; a conversion to a native type is none. */
 function nestedClass(type: ContractClass, property: string): ContractClass | undefined {
