@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { BaseConfig, loadConfig } from '@platform/config';
 import { ensureDatabase } from '@platform/persistence';
-import { ADMIN_ENTRY, PROCESSES, runMigrations, Supervisor } from '@platform/runner';
+import { ADMIN_ENTRY, Crash, PortClaim, PROCESSES, runMigrations, Supervisor, takenPorts } from '@platform/runner';
 
 // Compiled to dist/scripts/start.js; the repository root is two levels up.
 const root = resolve(__dirname, '../..');
@@ -26,32 +26,75 @@ async function bootstrapDevelopmentKey(env: NodeJS.ProcessEnv): Promise<string |
   return result.key.key as string;
 }
 
+/** Every port the system will listen on, with the setting that moves it. */
+function portClaims(apiPort: number, healthPortOffset: number): PortClaim[] {
+  return [
+    { port: apiPort, owner: 'the API of gateway', setting: 'PORT' },
+    ...PROCESSES.map((spec) => ({ port: spec.healthPort + healthPortOffset, owner: `the health port of ${spec.name}`, setting: 'HEALTH_PORT_OFFSET' })),
+  ];
+}
+
+/** Stops before anything starts when a port is taken, naming it and the setting that moves it. */
+async function checkPorts(claims: PortClaim[], healthPortOffset: number): Promise<void> {
+  const taken = await takenPorts(claims);
+  if (taken.length === 0) return;
+  for (const claim of taken) print(`Port ${claim.port} (${claim.owner}) is in use by another program.`);
+  const moves = new Set(taken.map((claim) => claim.setting));
+  if (moves.has('PORT')) print('Set PORT to serve the API elsewhere, e.g. PORT=3100 npm start');
+  if (moves.has('HEALTH_PORT_OFFSET')) {
+    print(`Set HEALTH_PORT_OFFSET to move every health port (now ${PROCESSES[0].healthPort + healthPortOffset}-${Math.max(...PROCESSES.map((spec) => spec.healthPort)) + healthPortOffset}), e.g. HEALTH_PORT_OFFSET=1000 npm start`);
+  }
+  throw new Error('a port it needs is taken; nothing was started');
+}
+
+function summarize(crash: Crash): string {
+  return [
+    `${crash.name} crashed ${crash.crashes} times in a row (last exit: ${crash.exit}); its last output:`,
+    ...crash.lastLines.map((line) => `  ${line}`),
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(BaseConfig);
-  const port = process.env.PORT || '3000';
+  const port = Number(process.env.PORT || 3000);
   const env = { ...process.env, NODE_ENV: config.NODE_ENV };
+  // HEALTH_PORT_OFFSET shifts every process's health port, to run a second system beside the first.
+  const offset = Number(process.env.HEALTH_PORT_OFFSET ?? 0) || 0;
+  await checkPorts(portClaims(port, offset), offset);
   print(`Preparing database ${new URL(config.DATABASE_URL).pathname.slice(1)} ...`);
   await ensureDatabase(config.DATABASE_URL);
   await runMigrations(root, env);
   const developmentKey = config.isProduction ? undefined : await bootstrapDevelopmentKey(env);
 
-  const supervisor = new Supervisor({ root, env, output: print, restartOnCrash: true });
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (why: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    print(`Received ${signal}; stopping every process ...`);
+    print(`${why}; stopping every process ...`);
     await supervisor.stopAll(Number(process.env.SHUTDOWN_TIMEOUT_MS) || 25_000);
     print('Stopped.');
-    process.exit(0);
+    process.exit(exitCode);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  const supervisor = new Supervisor({
+    root,
+    env,
+    output: print,
+    restartOnCrash: true,
+    onGiveUp: (crash) => {
+      process.stderr.write(`${summarize(crash)}\n`);
+      void stop(`npm start gave up on ${crash.name}`, 1);
+    },
+  });
+  process.on('SIGINT', () => void stop('Received SIGINT', 0));
+  process.on('SIGTERM', () => void stop('Received SIGTERM', 0));
 
-  // HEALTH_PORT_OFFSET shifts every process's health port, to run a second system beside the first.
-  const offset = Number(process.env.HEALTH_PORT_OFFSET ?? 0) || 0;
-  const started = PROCESSES.map((spec) => supervisor.start(spec, spec.healthPort + offset));
-  await Promise.all(started.map((managed) => managed.waitReady(60_000)));
+  for (const spec of PROCESSES) supervisor.start(spec, spec.healthPort + offset);
+  try {
+    await supervisor.waitAllReady(120_000);
+  } catch (error) {
+    process.stderr.write(`npm start failed: ${(error as Error).message}\n`);
+    return stop('Not every process became ready', 1);
+  }
   print(`Gateway ready at http://localhost:${port}/v1`);
   // Repeated here, where it is not buried under the processes' start-up logs, ready to paste.
   if (developmentKey) print(`export KEY=${developmentKey}`);

@@ -1,8 +1,22 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { apiClient, freePort, PrivateNats, REPO_ROOT, stackEnv, startPrivateNats } from '@platform/testing';
+
+/**
+ * Health ports 7100-7107 shifted to 8100-19106: below freePort's range (20000 and up) and below the kernel's
+ * ephemeral ports (32768 and up), which a client socket of any test may hold at any moment.
+ */
+const healthPortOffset = () => 1_000 + (process.pid % 11_000);
+
+function startSystem(env: NodeJS.ProcessEnv, lines: string[]): ChildProcess {
+  const start = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/scripts/start.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  createInterface({ input: start.stderr! }).on('line', (line) => lines.push(line));
+  createInterface({ input: start.stdout! }).on('line', (line) => lines.push(line));
+  return start;
+}
 
 /** `npm start` on an empty database: creates it, migrates, prints a key, serves, stops cleanly. */
 describe('npm start on an empty database', () => {
@@ -33,15 +47,11 @@ describe('npm start on an empty database', () => {
       DATABASE_URL: stackEnv().DATABASE_URL.replace(/\/[^/]*$/, `/${database}`),
       NATS_URL: nats.url,
       PORT: String(port),
-      // Health ports 9000-9106 shifted to 10000-18105: below freePort's range (20000 and up) and below the
-      // kernel's ephemeral ports (32768 and up), which a client socket of any test may hold at any moment.
-      HEALTH_PORT_OFFSET: String(1_000 + (process.pid % 8_000)),
+      HEALTH_PORT_OFFSET: String(healthPortOffset()),
     };
-    start = spawn(process.execPath, [resolve(REPO_ROOT, 'dist/scripts/start.js')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    createInterface({ input: start.stderr! }).on('line', (line) => lines.push(line));
+    start = startSystem(env, lines);
     const ready = new Promise<void>((done, fail) => {
       createInterface({ input: start.stdout! }).on('line', (line) => {
-        lines.push(line);
         if (line.startsWith('export KEY=')) done();
       });
       start.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${lines.join('\n')}`)));
@@ -64,4 +74,39 @@ describe('npm start on an empty database', () => {
     expect(await exited).toBe(0);
     await expect(fetch(`${baseUrl}/calendar/availability`)).rejects.toThrow();
   }, 180_000);
+});
+
+describe('npm start with a port taken by another program', () => {
+  it('stops before starting anything, naming the port and the setting that moves it, even when that program answers /health/ready', async () => {
+    const offset = healthPortOffset();
+    const gatewayHealthPort = 7100 + offset;
+    // Another program on the gateway's health port that would pass a naive readiness poll.
+    const other = createServer((_, res) => res.end('{"status":"ok"}'));
+    await new Promise<void>((done) => other.listen(gatewayHealthPort, '0.0.0.0', done));
+    const database = `platform_boot_taken_${process.pid}_${Date.now()}`;
+    const lines: string[] = [];
+    try {
+      const env = {
+        ...stackEnv(),
+        NODE_ENV: 'development',
+        DATABASE_URL: stackEnv().DATABASE_URL.replace(/\/[^/]*$/, `/${database}`),
+        PORT: String(await freePort()),
+        HEALTH_PORT_OFFSET: String(offset),
+      };
+      const start = startSystem(env, lines);
+      const code = await new Promise<number | null>((done) => start.once('exit', done));
+      expect(code).toBe(1);
+      const output = lines.join('\n');
+      expect(output).toContain(`Port ${gatewayHealthPort} (the health port of gateway) is in use by another program.`);
+      expect(output).toContain('HEALTH_PORT_OFFSET');
+      expect(output).not.toContain('Gateway ready');
+      const admin = new Client({ connectionString: stackEnv().DATABASE_URL.replace(/\/[^/]*$/, '/postgres') });
+      await admin.connect();
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+      await admin.end();
+      expect(rowCount).toBe(0);
+    } finally {
+      other.close();
+    }
+  }, 60_000);
 });

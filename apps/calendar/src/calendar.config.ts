@@ -1,5 +1,5 @@
 import { ServiceConfig } from '@platform/config';
 
 export class CalendarConfig extends ServiceConfig {
-  override HEALTH_PORT = 9106;
+  override HEALTH_PORT = 7106;
 }

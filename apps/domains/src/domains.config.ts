@@ -10,7 +10,7 @@ export const DEVELOPMENT_MAIL_HOSTS = {
 } as const;
 
 export class DomainsConfig extends ServiceConfig {
-  override HEALTH_PORT = 9105;
+  override HEALTH_PORT = 7105;
 
   /** Comma list of `ip` or `ip:port` to resolve through; empty means the system resolver. */
   @IsDnsServerList()

@@ -7,7 +7,7 @@ export class GatewayConfig extends RedisServiceConfig {
   @Max(65535)
   PORT = 3000;
 
-  override HEALTH_PORT = 9000;
+  override HEALTH_PORT = 7100;
 
   @IsInt()
   @Min(1)

@@ -20,7 +20,7 @@ const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
 const unlessEmpty = ValidateIf((_: object, value: unknown) => value !== '');
 
 export class TablesConfig extends ServiceConfig {
-  override HEALTH_PORT = 9101;
+  override HEALTH_PORT = 7101;
 
   /** Signs row-list cursors (HMAC-SHA-256), so a client cannot forge or alter one. Required in production. */
   @IsCursorKey()

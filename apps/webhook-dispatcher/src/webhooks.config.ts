@@ -4,7 +4,7 @@ import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
 /** What both processes of the app read: the API with the event consumer, and the delivery worker. */
 export class WebhooksConfig extends RedisServiceConfig {
-  override HEALTH_PORT = 9103;
+  override HEALTH_PORT = 7103;
 
   /** 32 bytes, base64 or hex; encrypts webhook secrets at rest. Required in production. */
   @IsSecretEncryptionKey()
@@ -78,7 +78,7 @@ export class WebhooksApiConfig extends WebhooksConfig {
 
 /** The delivery worker process. */
 export class WebhooksWorkerConfig extends WebhooksConfig {
-  override HEALTH_PORT = 9104;
+  override HEALTH_PORT = 7104;
 
   /** Deliveries in flight at once in one worker process. */
   @IsInt()

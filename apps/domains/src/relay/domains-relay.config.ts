@@ -1,5 +1,5 @@
 import { ServiceConfig } from '@platform/config';
 
 export class DomainsRelayConfig extends ServiceConfig {
-  override HEALTH_PORT = 9107;
+  override HEALTH_PORT = 7107;
 }

@@ -1,5 +1,5 @@
 import { ServiceConfig } from '@platform/config';
 
 export class TablesRelayConfig extends ServiceConfig {
-  override HEALTH_PORT = 9102;
+  override HEALTH_PORT = 7102;
 }

@@ -39,7 +39,7 @@ export class ServiceConfig extends BaseConfig {
   @IsInt()
   @Min(0)
   @Max(65535)
-  HEALTH_PORT = 9100;
+  HEALTH_PORT = 7199;
 
   @IsInt()
   @Min(1)

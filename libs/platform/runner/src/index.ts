@@ -1,3 +1,4 @@
 export * from './process-catalog';
 export * from './managed-process';
 export * from './supervisor';
+export * from './free-ports';

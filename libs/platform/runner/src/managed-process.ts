@@ -20,6 +20,12 @@ export interface LaunchOptions {
  * keep about 20 MiB less resident in an idle service, and an old generation allowed to grow to 1.5x what
  * survived its last full GC instead of V8's up to 4x keeps a loaded one under 200 MiB.
  */
+/** The header with which every process's probe answers its own pid (served by `@platform/service`). */
+export const PROCESS_ID_HEADER = 'X-Process-Id';
+
+/** How many of a process's last output lines are kept, to say why it stopped. */
+const KEPT_LINES = 15;
+
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50'];
 
 /** One child process of the system: its output prefixed line by line, its readiness polled over HTTP. */
@@ -29,6 +35,8 @@ export class ManagedProcess {
   readonly exited: Promise<number | null>;
   exitCode: number | null | undefined;
   exitSignal: NodeJS.Signals | null = null;
+  /** The process's last output lines, newest last. */
+  readonly lastLines: string[] = [];
 
   constructor(readonly spec: ProcessSpec, options: LaunchOptions) {
     this.healthPort = options.healthPort ?? spec.healthPort;
@@ -42,7 +50,12 @@ export class ManagedProcess {
     });
     const prefix = `[${spec.name}] `;
     for (const stream of [this.child.stdout, this.child.stderr]) {
-      if (stream) createInterface({ input: stream }).on('line', (line) => options.output(prefix + line));
+      if (!stream) continue;
+      createInterface({ input: stream }).on('line', (line) => {
+        this.lastLines.push(line);
+        if (this.lastLines.length > KEPT_LINES) this.lastLines.shift();
+        options.output(prefix + line);
+      });
     }
     this.exited = new Promise((done) =>
       this.child.once('exit', (code, signal) => {
@@ -61,13 +74,23 @@ export class ManagedProcess {
     return this.exitCode === undefined;
   }
 
+  /**
+   * Ready when this very process answers its readiness probe: an answer from another program that holds
+   * the port (without this process's pid in its `X-Process-Id`) does not count.
+   */
+  async isReady(): Promise<boolean> {
+    const url = `http://127.0.0.1:${this.healthPort}/health/ready`;
+    return fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
+      (res) => res.ok && res.headers.get(PROCESS_ID_HEADER) === String(this.pid),
+      () => false,
+    );
+  }
+
   async waitReady(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const url = `http://127.0.0.1:${this.healthPort}/health/ready`;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`${this.spec.name} exited with ${this.exitCode ?? this.exitSignal} before it was ready`);
-      const ready = await fetch(url, { signal: AbortSignal.timeout(1_000) }).then((res) => res.ok, () => false);
-      if (ready) return;
+      if (await this.isReady()) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`${this.spec.name} was not ready within ${timeoutMs} ms`);

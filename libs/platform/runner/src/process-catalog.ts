@@ -10,14 +10,14 @@ export interface ProcessSpec {
 }
 
 export const PROCESSES: readonly ProcessSpec[] = [
-  { name: 'gateway', entry: 'dist/apps/gateway/src/main.js', healthPort: 9000 },
-  { name: 'tables', entry: 'dist/apps/tables/src/main.js', healthPort: 9101 },
-  { name: 'tables-relay', entry: 'dist/apps/tables/src/relay.main.js', healthPort: 9102 },
-  { name: 'webhooks', entry: 'dist/apps/webhook-dispatcher/src/main.js', healthPort: 9103 },
-  { name: 'webhooks-worker', entry: 'dist/apps/webhook-dispatcher/src/worker.main.js', healthPort: 9104 },
-  { name: 'domains', entry: 'dist/apps/domains/src/main.js', healthPort: 9105 },
-  { name: 'domains-relay', entry: 'dist/apps/domains/src/relay.main.js', healthPort: 9107 },
-  { name: 'calendar', entry: 'dist/apps/calendar/src/main.js', healthPort: 9106 },
+  { name: 'gateway', entry: 'dist/apps/gateway/src/main.js', healthPort: 7100 },
+  { name: 'tables', entry: 'dist/apps/tables/src/main.js', healthPort: 7101 },
+  { name: 'tables-relay', entry: 'dist/apps/tables/src/relay.main.js', healthPort: 7102 },
+  { name: 'webhooks', entry: 'dist/apps/webhook-dispatcher/src/main.js', healthPort: 7103 },
+  { name: 'webhooks-worker', entry: 'dist/apps/webhook-dispatcher/src/worker.main.js', healthPort: 7104 },
+  { name: 'domains', entry: 'dist/apps/domains/src/main.js', healthPort: 7105 },
+  { name: 'domains-relay', entry: 'dist/apps/domains/src/relay.main.js', healthPort: 7107 },
+  { name: 'calendar', entry: 'dist/apps/calendar/src/main.js', healthPort: 7106 },
 ];
 
 /** One migration entry per context that owns a schema; they touch disjoint schemas and may run together. */

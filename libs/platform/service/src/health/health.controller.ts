@@ -1,9 +1,13 @@
 import { Controller, Get, Header, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { PROCESS_ID_HEADER } from '@platform/runner';
 import { metricsRegistry } from '../metrics';
 import { HealthChecks } from './health-checks';
 
-/** Kubernetes probes and the Prometheus scrape, served on the health port. */
+/**
+ * Kubernetes probes and the Prometheus scrape, served on the health port. The probes name the process that
+ * answers them, so a supervisor can tell its own child from another program that holds the same port.
+ */
 @Controller()
 export class HealthController {
   constructor(
@@ -12,12 +16,14 @@ export class HealthController {
   ) {}
 
   @Get('health/live')
+  @Header(PROCESS_ID_HEADER, String(process.pid))
   @HealthCheck()
   live() {
     return this.health.check([]);
   }
 
   @Get('health/ready')
+  @Header(PROCESS_ID_HEADER, String(process.pid))
   @HealthCheck()
   ready() {
     if (this.checks.isShuttingDown) throw new ServiceUnavailableException({ status: 'shutting_down' });
