@@ -60,7 +60,6 @@ describe('tables', () => {
   });
 
   it.each([
-    [{ name: '!!!', fields: [] }, 'name'],
     [{ fields: [] }, 'name'],
     [{ name: 'x' }, 'fields'],
     [{ name: uniqueName(), fields: [{ name: 'A', field_type: 'nope' }] }, 'fields[0].field_type'],
@@ -81,6 +80,22 @@ describe('tables', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect(res.body.error.details.field).toBe(field);
+  });
+
+  it('gives a name in any script a slug from its id: t_ and f_ and 8 hex digits', async () => {
+    const created = await org.api.post('/tables', { name: '名前', fields: [{ name: '🚀', field_type: 'text' }, { name: '!!!', field_type: 'number' }] });
+    expect(created.status).toBe(201);
+    const table = created.body.data;
+    const hex = (id: string) => id.replace(/-/g, '').slice(0, 8);
+    expect(table.slug).toBe(`t_${hex(table.id)}`);
+    expect(table.fields.map((field: any) => field.slug)).toEqual(table.fields.map((field: any) => `f_${hex(field.id)}`));
+    const row = await org.api.post(`/tables/${table.id}/rows`, { data: { [table.fields[0].slug]: 'launch', [table.fields[1].slug]: 3 } });
+    expect(row.status).toBe(201);
+    const renamed = await org.api.patch(`/tables/${table.id}`, { name: 'Überblick' });
+    expect(renamed.body.data.slug).toBe('uberblick');
+    const back = await org.api.patch(`/tables/${table.id}`, { name: '🚀🚀' });
+    expect(back.status).toBe(200);
+    expect(back.body.data.slug).toBe(`t_${hex(table.id)}`);
   });
 
   it('lists tables with pagination and row counts', async () => {

@@ -4,7 +4,7 @@ import { AppError } from '@platform/errors';
 import { fieldColumnName } from '../storage/identifiers';
 import type { Field } from './field';
 import { validateFieldOptions } from './field-options';
-import { RESERVED_FIELD_SLUGS, slugify } from './slug';
+import { RESERVED_FIELD_SLUGS, slugOrIdSlug } from './slug';
 
 export interface FieldInput {
   name?: string;
@@ -13,10 +13,9 @@ export interface FieldInput {
   options?: Record<string, unknown>;
 }
 
-/** A slug for a name at `path`, checked against the reserved keys and the table's other slugs. */
-export function fieldSlug(name: string, path: string, taken: ReadonlySet<string>): string {
-  const slug = slugify(name);
-  if (!slug) throw AppError.validation(`${path}.name`, 'must contain at least one letter or digit');
+/** A slug for field `id` named `name` at `path`, checked against the reserved keys and the table's other slugs. */
+function fieldSlug(name: string, id: string, path: string, taken: ReadonlySet<string>): string {
+  const slug = slugOrIdSlug(name, 'f', id);
   if (RESERVED_FIELD_SLUGS.has(slug)) throw AppError.validation(`${path}.name`, `gives the reserved slug ${slug}`);
   if (taken.has(slug)) throw AppError.validation(`${path}.name`, `gives the slug ${slug}, which another field of this table has`);
   return slug;
@@ -26,9 +25,9 @@ export function fieldSlug(name: string, path: string, taken: ReadonlySet<string>
 export function newField(input: FieldInput, path: string, taken: Set<string>): Field {
   if (typeof input.name !== 'string') throw AppError.validation(`${path}.name`, 'is required');
   if (!isFieldType(input.field_type)) throw AppError.validation(`${path}.field_type`, 'is required');
-  const slug = fieldSlug(input.name, path, taken);
-  taken.add(slug);
   const id = randomUUID();
+  const slug = fieldSlug(input.name, id, path, taken);
+  taken.add(slug);
   return {
     id,
     name: input.name,

@@ -1,4 +1,4 @@
-import { slugify } from './slug';
+import { slugify, slugOrIdSlug } from './slug';
 
 describe('slugify', () => {
   it.each([
@@ -23,5 +23,17 @@ describe('slugify', () => {
     expect(slugify('a'.repeat(100))).toHaveLength(63);
     const cut = slugify(`${'b'.repeat(62)} c`);
     expect(cut).toBe('b'.repeat(62));
+  });
+});
+
+describe('slugOrIdSlug', () => {
+  const id = '0f3a9c1e-77aa-4b2c-9d00-123456789abc';
+
+  it.each([
+    ['名前', 't', 't_0f3a9c1e'],
+    ['🚀', 'f', 'f_0f3a9c1e'],
+    ['Due Date', 'f', 'due_date'],
+  ] as const)('%j (%s) -> %j', (name, prefix, slug) => {
+    expect(slugOrIdSlug(name, prefix, id)).toBe(slug);
   });
 });

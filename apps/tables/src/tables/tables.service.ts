@@ -7,7 +7,7 @@ import { ObjectDeletionsRepository } from '../attachments/object-deletions.repos
 import type { Field } from '../fields/field';
 import { newField } from '../fields/field-definitions';
 import { validateFieldOptions } from '../fields/field-options';
-import { slugify } from '../fields/slug';
+import { slugOrIdSlug } from '../fields/slug';
 import { compileFilter } from '../filter/filter-compiler';
 import { SqlParameters } from '../filter/sql-parameters';
 import { qualified, rowsTableName } from '../storage/identifiers';
@@ -19,12 +19,6 @@ import { tableDetail, tableListItem, UserTable } from './user-table';
 import { UserTableRepository } from './user-table.repository';
 import { UserTableCache } from './user-table.cache';
 import { TABLES_OUTBOX } from '../tables-schema';
-
-function tableSlug(name: string): string {
-  const slug = slugify(name);
-  if (!slug) throw AppError.validation('name', 'must contain at least one letter or digit');
-  return slug;
-}
 
 function duplicateTable(slug: string): AppError {
   return AppError.conflict(`A table with the slug ${slug} already exists`);
@@ -56,10 +50,10 @@ export class TablesService {
   }
 
   async create(organizationId: string, body: CreateTableBody): Promise<ServiceResult<TableDetail>> {
-    const slug = tableSlug(body.name);
+    const id = randomUUID();
+    const slug = slugOrIdSlug(body.name, 't', id);
     const taken = new Set<string>();
     const fields = body.fields.map((input, i) => newField(input, `fields[${i}]`, taken));
-    const id = randomUUID();
     const storageName = rowsTableName(id);
     const created = { id, organizationId, name: body.name, slug, description: body.description ?? null, icon: body.icon ?? null, storageName };
     await this.uniqueSlug(slug, () =>
@@ -80,7 +74,7 @@ export class TablesService {
         const table = await this.tables.find(organizationId, tableId, client, 'update');
         if (!table) throw AppError.notFound('Table');
         const name = body.name ?? table.name;
-        slug = body.name === undefined ? table.slug : tableSlug(name);
+        slug = body.name === undefined ? table.slug : slugOrIdSlug(name, 't', table.id);
         if (slug !== table.slug && (await this.tables.slugTaken(client, organizationId, slug, table.id))) throw duplicateTable(slug);
         const { removed, added, changed } = await this.planFieldChanges(client, table, body);
         // Files of removed attachment fields leave storage once this change commits.
