@@ -22,7 +22,7 @@ export class DispatcherCoreModule {
       {
         provide: TargetResolver,
         useFactory: () =>
-          new TargetResolver(config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.dnsServers.length > 0 ? serverLookup(config.dnsServers) : systemLookup),
+          new TargetResolver(config.allowPrivateTargets, config.dnsServers.length > 0 ? serverLookup(config.dnsServers) : systemLookup),
       },
       { provide: PinnedAgents, useFactory: () => new PinnedAgents(config.WEBHOOK_TIMEOUT_MS) },
       {

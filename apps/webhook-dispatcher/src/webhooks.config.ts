@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { IsDurationList, parseDurationList, RedisServiceConfig } from '@platform/config';
 import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
@@ -10,9 +10,12 @@ export class WebhooksConfig extends RedisServiceConfig {
   @IsSecretEncryptionKey()
   SECRET_ENCRYPTION_KEY = '';
 
-  /** Lets webhooks target loopback and private networks: local development and tests only. */
-  @IsBoolean()
-  WEBHOOK_ALLOW_PRIVATE_TARGETS = false;
+  /**
+   * Lets webhooks target loopback and private networks. Unset, it follows NODE_ENV: allowed outside
+   * production (a developer's receiver runs on localhost), refused in production.
+   */
+  @IsIn(['', 'true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = '';
 
   /** DNS servers (`ip:port`, comma-separated) to resolve webhook hosts with; empty means the system resolver. */
   @IsOptional()
@@ -34,6 +37,10 @@ export class WebhooksConfig extends RedisServiceConfig {
   @IsDurationList()
   WEBHOOK_RETRY_DELAYS = '1m,5m,30m,2h,24h';
 
+
+  get allowPrivateTargets(): boolean {
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === '' ? !this.isProduction : this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
 
   /** The delays before retries 1..5, in milliseconds. */
   get retryDelays(): number[] {

@@ -81,7 +81,9 @@ describe('target safety at create and update', () => {
       }),
     );
     expect(reasons.map((reason) => reason.replace(/^\S+/, 'HOST'))).toEqual(Array(4).fill(reasons[0].replace(/^\S+/, 'HOST')));
-    expect(reasons[0]).toBe('internal.example.test is not an allowed target: webhooks reach only host names that resolve to public addresses');
+    expect(reasons[0]).toBe(
+      'internal.example.test is not an allowed target: webhooks reach only host names that resolve to public addresses (a deployment allows such targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)',
+    );
     for (const leaked of ['127.0.0.1', '10.20.30.40', 'fd00::1', 'loopback', 'private address', 'uniqueLocal']) {
       expect(reasons.join(' ')).not.toContain(leaked);
     }

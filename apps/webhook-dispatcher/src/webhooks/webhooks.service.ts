@@ -171,11 +171,11 @@ export class WebhooksService {
 
   /** Refuses a URL whose host is or resolves to an address webhooks may not reach. */
   private async checkTarget(url: string): Promise<void> {
-    if (this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS) return;
+    if (this.config.allowPrivateTargets) return;
     try {
       await this.resolver.resolve(new URL(url));
     } catch (error) {
-      if (error instanceof TargetRefusedError) throw AppError.validation('url', error.message);
+      if (error instanceof TargetRefusedError) throw AppError.validation('url', `${error.message} (a deployment allows such targets with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)`);
       throw error;
     }
   }
