@@ -45,8 +45,30 @@ describe('blockedAddressReason', () => {
     expect(blockedAddressReason(address)).toBe(`${range} address`);
   });
 
-  it.each(['64:ff9b::a00:1', '2002:a00:1::1', '2001::1'])('refuses %s, a v6 form that can embed a v4 address', (address) => {
-    expect(blockedAddressReason(address)).toBeDefined();
+  it.each([
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['[::127.0.0.1]', 'loopback'],
+    ['::10.0.0.1', 'private'],
+    ['::169.254.169.254', 'linkLocal'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['64:ff9b::127.0.0.1', 'loopback'],
+    ['64:ff9b::a00:1', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'linkLocal'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:a00:1::1', 'private'],
+    ['2002:c0a8:101:1::', 'private'],
+    // Teredo: server 8.8.8.8, client 127.0.0.1 (its bits inverted: 80ff:fffe).
+    ['2001:0:808:808:0:0:80ff:fffe', 'loopback'],
+    // Teredo: server 10.0.0.1, client 8.8.8.8.
+    ['2001:0:a00:1:0:0:f7f7:f7f7', 'private'],
+    ['2001::1', 'unspecified'],
+  ])('judges %s as the v4 address it embeds (%s)', (address, range) => {
+    expect(blockedAddressReason(address)).toBe(`${range} address`);
+  });
+
+  it.each(['::8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2001:0:808:808:0:0:f7f7:f7f7'])('allows %s, which embeds a public v4 address', (address) => {
+    expect(blockedAddressReason(address)).toBeUndefined();
   });
 
   it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450::1', '::ffff:8.8.8.8'])(

@@ -11,6 +11,7 @@ const zone: Record<string, { a?: string[]; aaaa?: string[] }> = {
   'private-v6.example.test': { aaaa: ['fd00::5'] },
   'mixed.example.test': { a: ['93.184.216.34', '10.0.0.8'] },
   'mapped.example.test': { aaaa: ['0:0:0:0:0:ffff:c0a8:114'] },
+  'nat64.example.test': { aaaa: ['64:ff9b::a9fe:a9fe'] },
 };
 
 let server: UDPServer;
@@ -48,6 +49,7 @@ describe('TargetResolver', () => {
     ['private-v6.example.test', 'fd00::5'],
     ['mixed.example.test', '10.0.0.8'],
     ['mapped.example.test', 'c0a8:114'],
+    ['nat64.example.test', 'a9fe:a9fe'],
   ])('refuses %s, which resolves to a blocked address, without naming the address', async (host, address) => {
     const refusal = await strict()
       .resolve(new URL(`http://${host}/`))
@@ -68,6 +70,11 @@ describe('TargetResolver', () => {
     'http://[fc00::1]/',
     'http://[fd12:3456::1]/',
     'http://[::ffff:127.0.0.1]/',
+    'http://[::127.0.0.1]/',
+    'http://[::10.0.0.1]:8080/',
+    'http://[64:ff9b::127.0.0.1]/',
+    'http://[2002:7f00:1::1]/',
+    'http://[2001:0:808:808::80ff:fffe]/',
     'http://0.0.0.0/',
     'http://2130706433/',
     'http://0x7f.1/',
