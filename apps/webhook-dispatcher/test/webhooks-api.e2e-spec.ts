@@ -68,6 +68,22 @@ describe('webhooks API', () => {
       expect(response.body.error.code).toBe('FORBIDDEN');
       expect((await reader.get('/webhooks')).status).toBe(200);
     });
+
+    it('holds at most 100 webhooks per organization, even when creates race: one more is LIMIT_EXCEEDED and creates nothing', async () => {
+      const crowded = apiClient((await createTestOrg()).key);
+      const create = (n: number) => crowded.post('/webhooks', { name: `Hook ${n}`, url: receiver.url(uniquePath('limit')), events: ['row.created'] });
+      const first = await Promise.all(Array.from({ length: 95 }, (_, n) => create(n)));
+      expect(first.every((response) => response.status === 201)).toBe(true);
+      const racing = await Promise.all(Array.from({ length: 10 }, (_, n) => create(95 + n)));
+      expect(racing.filter((response) => response.status === 201)).toHaveLength(5);
+      const refused = racing.filter((response) => response.status !== 201);
+      expect(refused.map((response) => [response.status, response.body.error.code])).toEqual(Array(5).fill([400, 'LIMIT_EXCEEDED']));
+      expect((await crowded.get('/webhooks?limit=1')).body.pagination.total).toBe(100);
+      // Another organization is not counted against it.
+      expect((await api.post('/webhooks', { name: 'Elsewhere', url: receiver.url(uniquePath('limit')), events: ['row.created'] })).status).toBe(201);
+      expect((await crowded.delete(`/webhooks/${first[0].body.data.id}`)).status).toBe(200);
+      expect((await create(200)).status).toBe(201);
+    });
   });
 
   describe('GET /webhooks', () => {

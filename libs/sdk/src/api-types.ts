@@ -1263,7 +1263,7 @@ export interface components {
             success: false;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "BAD_REQUEST" | "CONFLICT" | "DOMAIN_NOT_VERIFIED" | "UNAUTHORIZED" | "FORBIDDEN" | "PLAN_REQUIRED" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR";
+                code: "VALIDATION_ERROR" | "BAD_REQUEST" | "CONFLICT" | "DOMAIN_NOT_VERIFIED" | "LIMIT_EXCEEDED" | "UNAUTHORIZED" | "FORBIDDEN" | "PLAN_REQUIRED" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR";
                 message: string;
                 /** @description For VALIDATION_ERROR: `field` (a path such as `fields[2].field_type`) and `reason`. */
                 details?: {
@@ -1327,7 +1327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1442,7 +1442,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1550,7 +1550,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1658,7 +1658,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1770,7 +1770,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1889,7 +1889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2006,7 +2006,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2123,7 +2123,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2235,7 +2235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2352,7 +2352,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2461,7 +2461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2570,7 +2570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2683,7 +2683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2800,7 +2800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2910,7 +2910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3025,7 +3025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3133,7 +3133,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3241,7 +3241,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3353,7 +3353,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3470,7 +3470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3585,7 +3585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3699,7 +3699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3816,7 +3816,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3933,7 +3933,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4043,7 +4043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4158,7 +4158,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4266,7 +4266,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4374,7 +4374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4482,7 +4482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4594,7 +4594,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4711,7 +4711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4813,7 +4813,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailabilitySchedules"];
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4919,7 +4919,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailabilitySchedules"];
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5027,7 +5027,7 @@ export interface operations {
                     "application/json": components["schemas"]["AvailabilityWindows"];
                 };
             };
-            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED */
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

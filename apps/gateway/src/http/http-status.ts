@@ -6,6 +6,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.BadRequest]: 400,
   [ErrorCode.Conflict]: 400,
   [ErrorCode.DomainNotVerified]: 400,
+  [ErrorCode.LimitExceeded]: 400,
   [ErrorCode.Unauthorized]: 401,
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.PlanRequired]: 403,

@@ -8,7 +8,7 @@ export const BARE_EXTENSION = 'x-bare-response';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const ERROR_STATUSES: Record<string, string> = {
-  '400': 'VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT or DOMAIN_NOT_VERIFIED',
+  '400': 'VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED',
   '401': 'UNAUTHORIZED: missing or invalid API key',
   '403': 'FORBIDDEN (the key lacks the scope) or PLAN_REQUIRED',
   '404': 'NOT_FOUND: unknown route or id, or a resource of another organization',

@@ -32,15 +32,23 @@ export interface WebhookChanges {
 export class WebhooksRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(webhook: NewWebhook): Promise<WebhookRecord> {
-    const {
-      rows: [row],
-    } = await this.db.query<WebhookRecord>(
-      `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, table_ids, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-      [webhook.id, webhook.organizationId, webhook.name, webhook.url, webhook.events, webhook.tableIds, webhook.secretCiphertext],
-    );
-    return row;
+  /**
+   * Inserts the webhook unless its organization already has `limit`; undefined then. Creates of one
+   * organization take turns on a transaction lock, so concurrent ones cannot both pass the count.
+   */
+  async insertWithin(limit: number, webhook: NewWebhook): Promise<WebhookRecord | undefined> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`, [webhook.organizationId]);
+      const {
+        rows: [row],
+      } = await tx.query<WebhookRecord>(
+        `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, table_ids, secret_ciphertext)
+         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT count(*) FROM ${WEBHOOKS_TABLE} WHERE organization_id = $2) < $8
+         RETURNING ${COLUMNS}`,
+        [webhook.id, webhook.organizationId, webhook.name, webhook.url, webhook.events, webhook.tableIds, webhook.secretCiphertext, limit],
+      );
+      return row;
+    });
   }
 
   async page(organizationId: string, limit: number, offset: number): Promise<{ rows: WebhookRecord[]; total: number }> {

@@ -4,6 +4,7 @@ import {
   CreateWebhookBody,
   DEFAULT_SECRET_OVERLAP_SECONDS,
   DomainEvent,
+  MAX_WEBHOOKS_PER_ORGANIZATION,
   PageQuery,
   pageOffset,
   RotateSecretParams,
@@ -67,7 +68,7 @@ export class WebhooksService {
     const tableIds = await this.ownedTableIds(asker, body.table_ids);
     const id = randomUUID();
     const secret = generateWebhookSecret();
-    const webhook = await this.webhooks.insert({
+    const webhook = await this.webhooks.insertWithin(MAX_WEBHOOKS_PER_ORGANIZATION, {
       id,
       organizationId,
       name: body.name,
@@ -76,6 +77,7 @@ export class WebhooksService {
       tableIds: tableIds ?? null,
       secretCiphertext: this.cipher.encrypt(secret, id),
     });
+    if (!webhook) throw AppError.limitExceeded(`An organization holds at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks; delete one to create another`);
     return { data: createdView(webhook, secret) };
   }
 

@@ -14,6 +14,8 @@ const unlessAbsent = ValidateIf((_: object, value: unknown) => value !== undefin
 
 /** The most tables one webhook may be narrowed to: what the tables context checks in one message. */
 export const MAX_WEBHOOK_TABLE_IDS = MAX_TABLE_IDS_PER_LOOKUP;
+/** Webhooks one organization may hold; one more is a LIMIT_EXCEEDED. */
+export const MAX_WEBHOOKS_PER_ORGANIZATION = 100;
 
 const TABLE_IDS_DOC = {
   type: String,

@@ -34,6 +34,11 @@ export class AppError extends Error {
     return new AppError(ErrorCode.Conflict, message);
   }
 
+  /** An organization already holds as many of something as it may. */
+  static limitExceeded(message: string): AppError {
+    return new AppError(ErrorCode.LimitExceeded, message);
+  }
+
   static badRequest(message: string): AppError {
     return new AppError(ErrorCode.BadRequest, message);
   }

@@ -4,6 +4,7 @@ export const ErrorCode = {
   BadRequest: 'BAD_REQUEST',
   Conflict: 'CONFLICT',
   DomainNotVerified: 'DOMAIN_NOT_VERIFIED',
+  LimitExceeded: 'LIMIT_EXCEEDED',
   Unauthorized: 'UNAUTHORIZED',
   Forbidden: 'FORBIDDEN',
   PlanRequired: 'PLAN_REQUIRED',
