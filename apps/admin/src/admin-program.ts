@@ -47,6 +47,7 @@ export function adminProgram(): Command {
     .requiredOption('--name <name>', 'its name', text('--name'))
     .option('--plan <usd>', 'plan price in USD per month (250 or more includes domains)', plan, 0)
     .option('--addon <addon>', `add-on to enable, repeatable (${ADDONS.join(', ')})`, addon('--addon'), []);
+  leaf(org, 'list', 'list every organization; prints {"organizations":[{"id","name","plan","addons","created_at","active_keys"}]}', commands.listOrganizations);
   leaf(org, 'update', "change an organization's plan or add-ons", commands.updateOrganization)
     .requiredOption('--org <id>', 'organization id', uuid('--org'))
     .option('--plan <usd>', 'new plan price in USD per month', plan)
@@ -57,6 +58,11 @@ export function adminProgram(): Command {
   leaf(key, 'create', 'issue an API key; prints {"id","key","scopes"} (the key is shown only here)', commands.createKey)
     .requiredOption('--org <id>', 'organization id', uuid('--org'))
     .addOption(new Option('--scopes <list>', `comma-separated scopes: * or ${SCOPES.join(', ')}`).argParser(scopes).default(['*'], '*'));
+  leaf(key, 'list', 'list keys, never their secret; prints {"keys":[{"id","organization_id","prefix","scopes","created_at","last_used_at","revoked_at"}]}', commands.listKeys).option(
+    '--org <id>',
+    "only this organization's keys",
+    uuid('--org'),
+  );
   leaf(key, 'revoke', 'revoke an API key at once', commands.revokeKey).requiredOption('--key-id <id>', 'API key id', uuid('--key-id'));
 
   const member = program.command('member').description('members of an organization (each change emits a member.* event)');

@@ -1,4 +1,4 @@
-import { admin, adminFailure, readOrgEvents } from '@platform/testing';
+import { admin, adminFailure, apiClient, readOrgEvents } from '@platform/testing';
 
 describe('admin command line', () => {
   it('creates and updates an organization', async () => {
@@ -16,6 +16,39 @@ describe('admin command line', () => {
     const some = await admin('key', 'create', '--org', org.id, '--scopes', 'tables:read,webhooks:write');
     expect(some.scopes).toEqual(['tables:read', 'webhooks:write']);
     expect(some.key).not.toBe(all.key);
+  });
+
+  it('lists organizations and keys with prefix, scopes, created and last use, never a secret', async () => {
+    const org = await admin('org', 'create', '--name', 'Listed Ltd');
+    const used = await admin('key', 'create', '--org', org.id, '--scopes', 'tables:read');
+    const idle = await admin('key', 'create', '--org', org.id);
+    await admin('key', 'revoke', '--key-id', idle.id);
+    expect((await apiClient(used.key).get('/tables')).status).toBe(200);
+
+    const { organizations } = await admin('org', 'list');
+    expect(organizations.find((listed: { id: string }) => listed.id === org.id)).toEqual({
+      ...org,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      active_keys: 1,
+    });
+    const listing = await admin('key', 'list', '--org', org.id);
+    expect(listing.keys).toEqual([
+      {
+        id: used.id,
+        organization_id: org.id,
+        prefix: used.key.slice(0, 9),
+        scopes: ['tables:read'],
+        created_at: expect.any(String),
+        last_used_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        revoked_at: null,
+      },
+      { id: idle.id, organization_id: org.id, prefix: idle.key.slice(0, 9), scopes: ['*'], created_at: expect.any(String), last_used_at: null, revoked_at: expect.any(String) },
+    ]);
+    const printed = JSON.stringify(listing);
+    for (const secret of [used.key, idle.key]) expect(printed).not.toContain(secret.slice(9));
+    const { keys } = await admin('key', 'list');
+    expect(keys.map((key: { id: string }) => key.id)).toEqual(expect.arrayContaining([used.id, idle.id]));
+    expect((await adminFailure('key', 'list', '--org', '00000000-0000-4000-8000-000000000000')).exitCode).toBe(1);
   });
 
   it.each([

@@ -20,6 +20,23 @@ export interface OrganizationView {
   addons: string[];
 }
 
+/** An organization as an operator lists it. */
+export interface OrganizationListing extends OrganizationView {
+  created_at: string;
+  active_keys: number;
+}
+
+/** A key as an operator lists it: never its secret, only the prefix that identifies it. */
+export interface KeyListing {
+  id: string;
+  organization_id: string;
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface MemberView {
   id: string;
   organization_id: string;
@@ -45,13 +62,18 @@ function orgView(org: OrganizationView): OrganizationView {
 export class IdentityStore {
   constructor(private readonly db: Database) {}
 
+  /**
+   * The key's organization and scopes, noting that it was used. Gateways cache the answer
+   * (API_KEY_CACHE_TTL_MS), so `last_used_at` is written once per key and cache period, not per request.
+   */
   async authenticate(key: string): Promise<AuthenticatedKey | undefined> {
     const {
       rows: [row],
     } = await this.db.query<{ key_id: string; scopes: string[]; org_id: string; plan: number; addons: string[] }>(
-      `SELECT k.id AS key_id, k.scopes, o.id AS org_id, o.plan, o.addons
-         FROM ${API_KEYS_TABLE} k JOIN ${ORGANIZATIONS_TABLE} o ON o.id = k.organization_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      `UPDATE ${API_KEYS_TABLE} k SET last_used_at = now()
+         FROM ${ORGANIZATIONS_TABLE} o
+        WHERE o.id = k.organization_id AND k.key_hash = $1 AND k.revoked_at IS NULL
+        RETURNING k.id AS key_id, k.scopes, o.id AS org_id, o.plan, o.addons`,
       [hashApiKey(key)],
     );
     if (!row) return undefined;
@@ -61,6 +83,34 @@ export class IdentityStore {
   async countOrganizations(): Promise<number> {
     const { rows } = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${ORGANIZATIONS_TABLE}`);
     return rows[0].total;
+  }
+
+  async listOrganizations(): Promise<OrganizationListing[]> {
+    const { rows } = await this.db.query<OrganizationView & { created_at: Date; active_keys: number }>(
+      `SELECT o.id, o.name, o.plan, o.addons, o.created_at,
+              (SELECT count(*)::int FROM ${API_KEYS_TABLE} k WHERE k.organization_id = o.id AND k.revoked_at IS NULL) AS active_keys
+         FROM ${ORGANIZATIONS_TABLE} o ORDER BY o.created_at, o.id`,
+    );
+    return rows.map((row) => ({ ...orgView(row), created_at: row.created_at.toISOString(), active_keys: row.active_keys }));
+  }
+
+  /** Every key, or one organization's, oldest first; revoked ones too, marked. */
+  async listKeys(organizationId?: string): Promise<KeyListing[]> {
+    if (organizationId) await this.findOrganization(this.db, organizationId);
+    const { rows } = await this.db.query<{ id: string; organization_id: string; key_prefix: string; scopes: string[]; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }>(
+      `SELECT id, organization_id, key_prefix, scopes, created_at, last_used_at, revoked_at FROM ${API_KEYS_TABLE}
+        WHERE $1::uuid IS NULL OR organization_id = $1 ORDER BY created_at, id`,
+      [organizationId ?? null],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      organization_id: row.organization_id,
+      prefix: row.key_prefix,
+      scopes: row.scopes,
+      created_at: row.created_at.toISOString(),
+      last_used_at: row.last_used_at?.toISOString() ?? null,
+      revoked_at: row.revoked_at?.toISOString() ?? null,
+    }));
   }
 
   async createOrganization(input: { name: string; plan: number; addons: string[] }): Promise<OrganizationView> {

@@ -17,6 +17,14 @@ export async function updateOrganization(
   return org;
 }
 
+export async function listOrganizations({ store }: AdminSession) {
+  return { organizations: await store.listOrganizations() };
+}
+
+export async function listKeys({ store }: AdminSession, options: { org?: string }) {
+  return { keys: await store.listKeys(options.org) };
+}
+
 export function createKey({ store }: AdminSession, options: { org: string; scopes: KeyScope[] }) {
   return store.createKey(options.org, options.scopes);
 }
