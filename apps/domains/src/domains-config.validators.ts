@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns';
 import { registerDecorator } from 'class-validator';
-import { parseDuration, parseDurationList } from '@platform/config';
+import { commaList, parseDuration, parseDurationList } from '@platform/config';
 import { normalizeHostname } from './domain/hostname';
 
 function define(name: string, test: (value: unknown) => boolean, message: string) {
@@ -11,7 +11,7 @@ function define(name: string, test: (value: unknown) => boolean, message: string
 /** Node's own parser decides what a server entry may look like (`1.2.3.4`, `1.2.3.4:53`, `[::1]:53`). */
 function isDnsServerList(value: unknown): boolean {
   if (typeof value !== 'string') return false;
-  const servers = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const servers = commaList(value);
   try {
     new Resolver().setServers(servers);
     return true;

@@ -1,5 +1,5 @@
 import { IsInt, Max, Min } from 'class-validator';
-import { IsDuration, IsReplacedInProduction, parseDuration, parseDurationList, ServiceConfig } from '@platform/config';
+import { commaList, IsDuration, IsReplacedInProduction, parseDuration, parseDurationList, ServiceConfig } from '@platform/config';
 import { IsDnsServerList, IsHostname, IsPositiveDuration, IsRecheckSchedule } from './domains-config.validators';
 
 /** Where domains' records must point: development placeholders, which production must replace. */
@@ -53,7 +53,7 @@ export class DomainsConfig extends ServiceConfig {
   MAIL_DKIM_DOMAIN: string = DEVELOPMENT_MAIL_HOSTS.MAIL_DKIM_DOMAIN;
 
   get dnsServers(): string[] {
-    return this.DNS_SERVERS.split(',').map((part) => part.trim()).filter(Boolean);
+    return commaList(this.DNS_SERVERS);
   }
 
   get verificationWindowMs(): number {

@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { RedisServiceConfig } from '@platform/config';
+import { commaList, IsCidrList, RedisServiceConfig } from '@platform/config';
 
 export class GatewayConfig extends RedisServiceConfig {
   @IsInt()
@@ -30,6 +30,13 @@ export class GatewayConfig extends RedisServiceConfig {
   @Max(600_000)
   REQUEST_BODY_TIMEOUT_MS = 60_000;
 
+  /**
+   * Load balancers and proxies whose `X-Forwarded-For` is believed (comma list of CIDRs). Empty: none,
+   * the client address is the connection's, so no header can pick another per-address rate limit.
+   */
+  @IsCidrList()
+  TRUSTED_PROXIES = '';
+
   @IsOptional()
   @IsString()
   TLS_CERT_FILE = '';
@@ -37,4 +44,8 @@ export class GatewayConfig extends RedisServiceConfig {
   @IsOptional()
   @IsString()
   TLS_KEY_FILE = '';
+
+  get trustedProxies(): string[] {
+    return commaList(this.TRUSTED_PROXIES);
+  }
 }

@@ -1,5 +1,5 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { IsDurationList, parseDurationList, RedisServiceConfig } from '@platform/config';
+import { commaList, IsDurationList, parseDurationList, RedisServiceConfig } from '@platform/config';
 import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
 /** What both processes of the app read: the API with the event consumer, and the delivery worker. */
@@ -48,7 +48,7 @@ export class WebhooksConfig extends RedisServiceConfig {
   }
 
   get dnsServers(): string[] {
-    return this.WEBHOOK_DNS_SERVERS.split(',').map((server) => server.trim()).filter(Boolean);
+    return commaList(this.WEBHOOK_DNS_SERVERS);
   }
 }
 

@@ -52,7 +52,8 @@ export function createHttpAdapter(config: GatewayConfig): FastifyAdapter {
     // Failures before routing (a malformed URL) get the same error body as everything else.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendError(reply, toAppError(error).appError),
     clientErrorHandler: answerClientError,
-    trustProxy: true,
+    // Only these peers' X-Forwarded-For names the client; from anyone else it is ignored.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
       const given = request.headers['x-request-id'];

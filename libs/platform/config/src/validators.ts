@@ -1,4 +1,5 @@
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import ipaddr from 'ipaddr.js';
 import { parseDuration, parseDurationList } from './durations';
 
 function define(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
@@ -37,6 +38,20 @@ export const IsDuration = (options?: ValidationOptions) =>
 
 export const IsDurationList = (options?: ValidationOptions) =>
   define('isDurationList', (v) => typeof v === 'string' && parseDurationList(v) !== undefined, 'must be a comma list of durations like 1m,5m,30m', options);
+
+/** The entries of a comma list setting, trimmed, empty ones dropped. */
+export function commaList(value: string): string[] {
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+/** A comma list of CIDRs (`10.0.0.0/8`, `fd00::/8`) or single addresses; empty is an empty list. */
+export const IsCidrList = (options?: ValidationOptions) =>
+  define(
+    'isCidrList',
+    (v) => typeof v === 'string' && commaList(v).every((entry) => ipaddr.isValidCIDR(entry) || ipaddr.isValid(entry)),
+    'must be a comma list of CIDRs or addresses like 10.0.0.0/8,192.168.1.10',
+    options,
+  );
 
 
 /**
