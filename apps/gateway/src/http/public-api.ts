@@ -6,7 +6,7 @@ import { GatewayConfig } from '../gateway.config';
 import { idempotencyLeaseMs, registerIdempotency } from '../idempotency/idempotency-key.hook';
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { createOpenApiDocument } from '../openapi/openapi-document';
-import { serveOpenApi } from '../openapi/openapi-routes';
+import { serveIndex, serveOpenApi } from '../openapi/openapi-routes';
 import { configureFastify } from './fastify-server';
 
 /**
@@ -19,5 +19,7 @@ export function configurePublicApi(api: NestFastifyApplication): void {
   configureFastify(fastify, api.get(GatewayConfig).REQUEST_BODY_TIMEOUT_MS);
   registerRequestAuth(fastify, api.get(ApiKeyAuthenticator), api.get(RateLimiter));
   registerIdempotency(fastify, api.get(IdempotencyRepository), idempotencyLeaseMs(api.get(GatewayConfig)));
-  serveOpenApi(api, createOpenApiDocument(api));
+  const document = createOpenApiDocument(api);
+  serveOpenApi(api, document);
+  serveIndex(fastify, document.info.title);
 }
