@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { CalendarPatterns, DomainsPatterns, ServiceReply, TablesPatterns, WebhooksPatterns } from '@contracts';
+import { CalendarOperations, DomainsPatterns, ServiceReply, TablesPatterns, WebhooksPatterns } from '@contracts';
 import { stackEnv } from '@platform/testing';
 import { firstValueFrom, timeout } from 'rxjs';
 
 /**
- * Every service checks the `params` of each message with its contract class, the same way the gateway
- * checks bodies: a caller on NATS that skips the gateway still gets a VALIDATION_ERROR naming the field,
- * and nothing reaches the database.
+ * A service that still answers its messages through Nest's pattern handlers checks the `params` of each
+ * with its contract class: a caller on NATS that skips the gateway gets a VALIDATION_ERROR naming the
+ * field, and nothing reaches the database. A declared operation's input is checked once, at the gateway,
+ * and its service checks only what the edge cannot know.
  */
 describe('services validate their input', () => {
   let client: ClientProxy;
   const org = { id: randomUUID(), plan: 250, addons: [] };
 
   const send = async (pattern: string, params: unknown): Promise<ServiceReply<any>> =>
-    firstValueFrom(client.send<ServiceReply<any>>(pattern, { org, requestId: randomUUID(), params }).pipe(timeout(10_000)));
+    firstValueFrom(client.send<ServiceReply<any>>(pattern, { org, requestId: randomUUID(), timeoutMs: 10_000, params }).pipe(timeout(10_000)));
 
   beforeAll(async () => {
     client = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: stackEnv().NATS_URL.split(',') } });
@@ -36,13 +37,13 @@ describe('services validate their input', () => {
     ['domains', DomainsPatterns.create, { domain: 42 }, 'domain'],
     ['domains', DomainsPatterns.createEmail, { domainId: randomUUID(), local_part: 'a..b' }, 'local_part'],
     ['domains', DomainsPatterns.verify, { domainId: 'x' }, 'domainId'],
-    ['calendar', CalendarPatterns.replaceAvailability, { schedules: [{ day_of_week: 7, start_time: '09:00:00', end_time: '10:00:00' }] }, 'schedules[0].day_of_week'],
+    ['calendar', CalendarOperations.availabilityWindows.subject, { from: '2026-03-10', to: '2026-03-01' }, 'to'],
   ])('%s refuses bad params of %s, naming the field', async (_service, pattern, params, field) => {
     const reply = await send(pattern, params);
     expect(reply).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field }) }) });
   });
 
-  it.each([TablesPatterns.create, WebhooksPatterns.update, DomainsPatterns.list, CalendarPatterns.replaceAvailability])(
+  it.each([TablesPatterns.create, WebhooksPatterns.update, DomainsPatterns.list])(
     '%s refuses an unknown param by name, and params that are not an object',
     async (pattern) => {
       const unknown = await send(pattern, { smuggled: true });

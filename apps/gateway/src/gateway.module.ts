@@ -13,7 +13,7 @@ import { BusModule } from './bus/bus.module';
 import { GatewayConfig } from './gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
-import { CalendarRoutesModule } from './routes/calendar/calendar-routes.module';
+import { DeclaredRoutesModule } from './routes/declared-routes.module';
 import { DomainsRoutesModule } from './routes/domains/domains-routes.module';
 import { TablesRoutesModule } from './routes/tables/tables-routes.module';
 import { WebhooksRoutesModule } from './routes/webhooks/webhooks-routes.module';
@@ -35,7 +35,7 @@ export class GatewayModule {
         TablesRoutesModule,
         WebhooksRoutesModule,
         DomainsRoutesModule,
-        CalendarRoutesModule,
+        DeclaredRoutesModule,
       ],
       providers: [
         { provide: IdentityStore, inject: [Database], useFactory: (db: Database) => new IdentityStore(db) },

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AvailabilityController } from './availability.controller';
+import { AvailabilityHandlers } from './availability.handlers';
 import { AvailabilityRepository } from './availability.repository';
 
-@Module({ controllers: [AvailabilityController], providers: [AvailabilityRepository] })
+@Module({ providers: [AvailabilityHandlers, AvailabilityRepository] })
 export class AvailabilityModule {}

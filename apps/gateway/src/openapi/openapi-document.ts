@@ -16,7 +16,7 @@ const TAGS: [string, string][] = [
 ];
 
 /**
- * The OpenAPI 3 document of the whole API, scanned from the gateway's controllers and the contract
+ * The OpenAPI 3 document of the whole API, built from the declared operations and the contract
  * classes: paths relative to the server URL, which ends in /v1 as the interface's base URL does.
  */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -35,6 +35,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const scanned = SwaggerModule.createDocument(app, builder.build(), {
     ignoreGlobalPrefix: true,
+    // Every operation names its own tag; the routes' controller is generated and not a part of the API.
+    autoTagControllers: false,
     extraModels: [...WEBHOOK_PAYLOADS, ...TABLES_EXTRA_MODELS],
   });
   return completeDocument(scanned);

@@ -1,3 +1,3 @@
-export * from './calendar.patterns';
+export * from './calendar.operations';
 export * from './availability.dto';
 export * from './availability.response';

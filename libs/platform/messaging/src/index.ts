@@ -5,3 +5,5 @@ export * from './service-reply.interceptor';
 export * from './service-payload';
 export * from './request-scope.interceptor';
 export * from './service-request';
+export * from './operation-handler';
+export * from './operation-server';

@@ -4,15 +4,16 @@ import { AppError, isErrorBody } from '@platform/errors';
 import { JSONCodec, NatsConnection } from 'nats';
 
 /** Nest's NATS transport packets: what its message handlers expect, and what they answer. */
-interface RequestPacket {
+export interface RequestPacket {
   pattern: string;
   data: ServiceRequest<object>;
   id: string;
 }
-interface ReplyPacket {
+export interface ReplyPacket {
   id?: string;
   response?: ServiceReply;
   err?: unknown;
+  isDisposed?: boolean;
 }
 
 const codec = JSONCodec<RequestPacket | ReplyPacket>();

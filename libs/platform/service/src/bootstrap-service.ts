@@ -1,11 +1,11 @@
 import { NestApplicationOptions, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { DiscoveryService, NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceConfig } from '@platform/config';
 import { createLogger } from '@platform/logging';
 import { InputValidationPipe } from '@platform/errors';
-import { natsClientOptions, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
+import { boundHandlers, connectNats, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
 import { Logger } from 'nestjs-pino';
 import { HealthChecks } from './health/health-checks';
 import { ProbesModule } from './health/health.module';
@@ -43,18 +43,29 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
   });
   const logger = app.get(Logger);
   app.useLogger(logger);
+  let operations: OperationServer | undefined;
   if (options.queue) {
-    // Registered before the transport is connected: handlers bound afterwards would not see them.
-    app.useGlobalInterceptors(new ServiceReplyInterceptor(), new RequestScopeInterceptor());
-    app.useGlobalPipes(new InputValidationPipe());
-    app.connectMicroservice<MicroserviceOptions>(
-      {
-        transport: Transport.NATS,
-        options: { ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue },
-      },
-      { inheritAppConfig: true },
-    );
-    await app.startAllMicroservices();
+    const instances = [...app.get(DiscoveryService).getProviders(), ...app.get(DiscoveryService).getControllers()]
+      .map((wrapper) => wrapper.instance as object | undefined)
+      .filter((instance): instance is object => typeof instance === 'object' && instance !== null);
+    const handlers = instances.flatMap(boundHandlers);
+    if (handlers.length > 0) {
+      await app.init();
+      operations = new OperationServer(await connectNats(config.NATS_URL, `${name}-rpc`), options.queue);
+      operations.serve(handlers);
+    } else {
+      // Registered before the transport is connected: handlers bound afterwards would not see them.
+      app.useGlobalInterceptors(new ServiceReplyInterceptor(), new RequestScopeInterceptor());
+      app.useGlobalPipes(new InputValidationPipe());
+      app.connectMicroservice<MicroserviceOptions>(
+        {
+          transport: Transport.NATS,
+          options: { ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue },
+        },
+        { inheritAppConfig: true },
+      );
+      await app.startAllMicroservices();
+    }
   }
   const health = app.get(HealthChecks);
   const probes = await NestFactory.create<NestFastifyApplication>(ProbesModule.serving(health), new FastifyAdapter(), { bufferLogs: true });
@@ -68,6 +79,7 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
   }
   const log = createLogger(name, config.LOG_LEVEL);
   const close = async () => {
+    await operations?.close();
     await app.close();
     await probes.close();
   };

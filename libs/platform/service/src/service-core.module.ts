@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { ServiceConfig } from '@platform/config';
 import { loggingModule } from '@platform/logging';
 import { DatabaseModule } from './database.module';
@@ -19,7 +20,8 @@ export interface ServiceCoreOptions {
 export class ServiceCoreModule {
   static forRoot(options: ServiceCoreOptions): DynamicModule {
     const { name, config, database } = options;
-    const imports: DynamicModule['imports'] = [loggingModule(name, config.LOG_LEVEL), HealthChecksModule];
+    // DiscoveryModule: the bootstrap finds the handlers of declared operations among the providers.
+    const imports: DynamicModule['imports'] = [loggingModule(name, config.LOG_LEVEL), HealthChecksModule, DiscoveryModule];
     if (database) imports.push(DatabaseModule.forRoot(name));
     return {
       module: ServiceCoreModule,

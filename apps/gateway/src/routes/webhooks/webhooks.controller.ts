@@ -22,7 +22,7 @@ import { CallerOf, RequireScope } from '../../auth/require-scope';
 import { Caller, ServiceBus } from '../../bus/service-bus';
 import { ResourceIdPipe } from '../../http/resource-id.pipe';
 import { ApiData } from '../../openapi/api-data.decorator';
-import { OptionalBodyPipe } from './optional-body.pipe';
+import { OptionalBodyPipe } from '../../http/optional-body.pipe';
 
 /** The test endpoint waits for the receiver, which has 30 s (the contract's delivery timeout) to answer. */
 const TEST_DELIVERY_DEADLINE_MS = 35_000;

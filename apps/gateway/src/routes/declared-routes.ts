@@ -1,0 +1,89 @@
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Type, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ContractClass, HttpMethod, Operation, pathParamKey, pathParamNames } from '@contracts';
+import { CallerOf, RequireScope } from '../auth/require-scope';
+import { Caller, ServiceBus } from '../bus/service-bus';
+import { BareData } from '../http/envelope.interceptor';
+import { OptionalBodyPipe } from '../http/optional-body.pipe';
+import { ResourceIdPipe } from '../http/resource-id.pipe';
+import { ApiData, ApiDataList } from '../openapi/api-data.decorator';
+import { envelopeOf } from '../openapi/openapi-schemas';
+import { GatedBy, PlanGateGuard } from './plan-gate.guard';
+
+const ROUTE: Record<HttpMethod, (path: string) => MethodDecorator> = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete };
+
+/** How the OpenAPI document states the answer; the envelope around it is added by openapi-completion. */
+function answerDoc({ answers, status = 200 }: Operation): MethodDecorator[] {
+  if (answers === undefined) return [];
+  if (answers === 'message') return [ApiResponse({ status, schema: envelopeOf({ message: true }) })];
+  if (Array.isArray(answers)) return [ApiDataList(answers[0], status)];
+  return [ApiData(answers as Type<unknown>, status)];
+}
+
+function routeDecorators(operation: Operation, ids: string[]): MethodDecorator {
+  const { method, path, status, scope, operationId, summary, description, tag, bare, gate, body, optionalBody } = operation;
+  return applyDecorators(
+    ROUTE[method](path),
+    ...(status === undefined ? [] : [HttpCode(status)]),
+    ...(bare ? [BareData()] : []),
+    RequireScope(scope),
+    ...(gate ? [GatedBy(gate), UseGuards(PlanGateGuard)] : []),
+    ApiTags(tag),
+    ApiBearerAuth(),
+    ApiOperation({ operationId, summary, ...(description ? { description } : {}) }),
+    ...answerDoc(operation),
+    ...ids.map((name) => ApiParam({ name, format: 'uuid' })),
+    ...(body && optionalBody ? [ApiBody({ type: body, required: false })] : []),
+  );
+}
+
+/**
+ * One route: its arguments are the caller, each path id, the query and the body, in that order (a bad id
+ * is a 404 before the query or the body is read). The global validation pipe checks the query and the body
+ * against their classes once, here at the edge; the service receives them, with the ids, as one object.
+ */
+function defineRoute(routes: Type<{ bus: ServiceBus }>, operation: Operation): void {
+  const key = operation.operationId;
+  const ids = pathParamNames(operation.path);
+  const inputKeys = ids.map(pathParamKey);
+  const { subject, timeoutMs, query, body, optionalBody } = operation;
+  const handler = function (this: { bus: ServiceBus }, caller: Caller, ...values: unknown[]) {
+    const input: Record<string, unknown> = {};
+    for (let i = 0; i < inputKeys.length; i += 1) input[inputKeys[i]] = values[i];
+    for (let i = inputKeys.length; i < values.length; i += 1) Object.assign(input, values[i]);
+    return this.bus.send(subject, caller, input, timeoutMs === undefined ? {} : { timeoutMs });
+  };
+  // @nestjs/swagger finds a route's parameters by the name of its function.
+  Object.defineProperty(handler, 'name', { value: key });
+  Object.defineProperty(routes.prototype, key, { value: handler, writable: true, configurable: true });
+  const prototype = routes.prototype as object;
+  const paramTypes: unknown[] = [Object, ...ids.map(() => String)];
+  CallerOf()(prototype, key, 0);
+  ids.forEach((name, i) => Param(name, ResourceIdPipe)(prototype, key, i + 1));
+  if (query) {
+    Query()(prototype, key, paramTypes.length);
+    paramTypes.push(query);
+  }
+  if (body) {
+    // An optional body is left alone by the global pipe (its declared type is Object) and checked by its own.
+    if (optionalBody) Body(new OptionalBodyPipe(body as ContractClass))(prototype, key, paramTypes.length);
+    else Body()(prototype, key, paramTypes.length);
+    paramTypes.push(optionalBody ? Object : body);
+  }
+  Reflect.defineMetadata('design:paramtypes', paramTypes, prototype, key);
+  routeDecorators(operation, ids)(prototype, key, Object.getOwnPropertyDescriptor(prototype, key)!);
+}
+
+/**
+ * The gateway's routes, built from the declared operations: each forwards its checked input to the
+ * subject of the service that owns it. No route is written by hand.
+ */
+export function declaredRoutes(name: string, operations: readonly Operation[]): Type<unknown> {
+  class DeclaredRoutes {
+    constructor(@Inject(ServiceBus) readonly bus: ServiceBus) {}
+  }
+  Object.defineProperty(DeclaredRoutes, 'name', { value: name });
+  Controller()(DeclaredRoutes);
+  for (const operation of operations) defineRoute(DeclaredRoutes, operation);
+  return DeclaredRoutes;
+}

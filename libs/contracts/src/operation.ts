@@ -1,0 +1,99 @@
+import type { OrgContext } from './service-request';
+import type { Scope } from './scopes';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A contract class: its decorators are the validation at the edge and the schema in the OpenAPI document. */
+export type ContractClass<T = object> = new () => T;
+
+/** A feature an organization's plan must include, checked before any input is read. */
+export interface PlanGate {
+  allows(org: OrgContext): boolean;
+  /** Why the organization is refused (PLAN_REQUIRED). */
+  message: string;
+}
+
+/**
+ * Everything about one endpoint, in one place: the gateway routes, checks and documents it from this, and
+ * the owning service answers `subject` with the one handler bound to it. Path parameters are resource ids
+ * (UUIDs, a 404 otherwise) and reach the handler camel-cased: `:table_id` is `tableId`.
+ */
+export type Answer = ContractClass | readonly [ContractClass] | 'message';
+
+export interface OperationSpec<Path extends string, Query, Body, Answers extends Answer | undefined> {
+  /** OpenAPI operationId; also the SDK's name for the call. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The OpenAPI tag it is listed under. */
+  tag: string;
+  method: HttpMethod;
+  /** Below /v1, with `:name` parameters. */
+  path: Path;
+  scope: Scope;
+  /** The NATS subject the owning service answers. */
+  subject: string;
+  /** 200 unless given. */
+  status?: 200 | 201;
+  query?: ContractClass<Query>;
+  body?: ContractClass<Body>;
+  /** The body may be left out (it then reads as `{}`). */
+  optionalBody?: boolean;
+  /**
+   * What `data` holds: one item, `[Item]` for a list that is not paged, or `'message'` for an answer that
+   * only says what happened. A query with `page` makes it a paged list of the item. Left out on a DELETE,
+   * the answer is a message.
+   */
+  answers?: Answers;
+  /** The answer is `data` itself, without the success envelope (the availability routes). */
+  bare?: boolean;
+  gate?: PlanGate;
+  /** How long the gateway waits for the service, when the operation waits on the outside world by design. */
+  timeoutMs?: number;
+}
+
+/** A declared operation; its type parameters carry the handler's input and answer to both sides. */
+export type Operation<Path extends string = string, Query = unknown, Body = unknown, Answers extends Answer | undefined = Answer | undefined> = Readonly<
+  OperationSpec<Path, Query, Body, Answers>
+>;
+
+/** Declares an operation; the literal path and the classes are kept in its type. */
+export function operation<const Path extends string, Query = unknown, Body = unknown, const Answers extends Answer | undefined = undefined>(
+  spec: OperationSpec<Path, Query, Body, Answers>,
+): Operation<Path, Query, Body, Answers> {
+  return spec;
+}
+
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** `tables/:table_id/rows/:row_id` -> `{ tableId: string; rowId: string }`. */
+export type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in CamelCase<Name>]: string } & PathParams<Rest>
+  : Path extends `${string}:${infer Name}`
+    ? { [K in CamelCase<Name>]: string }
+    : unknown;
+
+/** The name a path parameter has in the handler's input: `table_id` -> `tableId`. */
+export function pathParamKey(name: string): string {
+  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The names of a path's parameters, in order: `tables/:table_id/rows` -> `['table_id']`. */
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/:([a-z_]+)/g)].map((match) => match[1]);
+}
+
+/** What the owning service's handler receives: the path's ids, then the query's and the body's properties. */
+export type OperationInput<O> = O extends Operation<infer Path, infer Query, infer Body> ? PathParams<Path> & Query & Body : never;
+
+/** What the handler answers in `data`: the item, or a list of items for paged and list operations. */
+export type OperationData<O> =
+  O extends Operation<string, infer Query, unknown, infer Answers>
+    ? Answers extends readonly [ContractClass<infer Item>]
+      ? Item[]
+      : Answers extends ContractClass<infer Item>
+        ? Query extends { page: number }
+          ? Item[]
+          : Item
+        : undefined
+    : never;

@@ -1,0 +1,5 @@
+import { CalendarOperations } from './calendar/calendar.operations';
+import type { Operation } from './operation';
+
+/** Every operation of the public API, in the order the OpenAPI document lists them. */
+export const API_OPERATIONS: readonly Operation[] = [...Object.values(CalendarOperations)];

@@ -1,0 +1,90 @@
+import { Logger } from '@nestjs/common';
+import type { ServiceReply, ServiceRequest } from '@contracts';
+import { AppError, isErrorBody } from '@platform/errors';
+import { DeadlineExceededError, runInQueryScope } from '@platform/persistence';
+import { JSONCodec, Msg, NatsConnection, Subscription } from 'nats';
+import type { BoundHandler } from './operation-handler';
+import type { ReplyPacket, RequestPacket } from './service-request';
+
+const codec = JSONCodec<RequestPacket | ReplyPacket>();
+
+/**
+ * Answers the declared operations of a service on NATS, in its queue group so replicas share the work:
+ * each message goes straight to its handler, inside the query scope of its organization and deadline,
+ * and its answer or failure goes back as a ServiceReply. The message passed the gateway's validation,
+ * so nothing checks it again on the way in.
+ */
+export class OperationServer {
+  private readonly logger = new Logger('OperationServer');
+  private readonly subscriptions: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly queue: string,
+  ) {}
+
+  serve(handlers: BoundHandler[]): void {
+    for (const handler of handlers) {
+      this.subscriptions.push(
+        this.nc.subscribe(handler.subject, {
+          queue: this.queue,
+          callback: (error, message) => {
+            if (error) {
+              this.logger.error({ err: error, subject: handler.subject }, 'operation subscription failed');
+              return;
+            }
+            const answered = this.answer(handler, message);
+            this.inFlight.add(answered);
+            void answered.finally(() => this.inFlight.delete(answered));
+          },
+        }),
+      );
+    }
+  }
+
+  /** Stops taking messages, finishes the ones in hand, then closes the connection. */
+  async close(): Promise<void> {
+    await Promise.all(this.subscriptions.map((subscription) => subscription.drain()));
+    await Promise.all(this.inFlight);
+    await this.nc.drain();
+  }
+
+  private async answer(handler: BoundHandler, message: Msg): Promise<void> {
+    let packet: RequestPacket | undefined;
+    let response: ServiceReply;
+    try {
+      packet = codec.decode(message.data) as RequestPacket;
+      response = await this.run(handler, packet.data);
+    } catch (error) {
+      response = { ok: false, error: this.failure(error, handler.subject, packet?.data) };
+    }
+    if (message.reply) message.respond(codec.encode({ id: packet?.id, response, isDisposed: true }));
+  }
+
+  private async run(handler: BoundHandler, request: ServiceRequest<object>): Promise<ServiceReply> {
+    const deadline = Date.now() + request.timeoutMs;
+    try {
+      const result = await runInQueryScope({ organizationId: request.org.id, deadline }, () =>
+        handler.handle(request.params, { org: request.org, requestId: request.requestId }),
+      );
+      return { ok: true, ...result };
+    } catch (error) {
+      if (!(error instanceof DeadlineExceededError) && Date.now() < deadline) throw error;
+      // Work that outlived its deadline leaves as an INTERNAL_ERROR nobody reads.
+      this.logger.warn(
+        { pattern: handler.subject, requestId: request.requestId, organizationId: request.org.id, timeoutMs: request.timeoutMs },
+        'request outlived its deadline',
+      );
+      return { ok: false, error: AppError.internal('The request did not finish in time').toBody() };
+    }
+  }
+
+  /** Domain failures travel as their ErrorBody; anything unexpected is logged here and leaves as a bare INTERNAL_ERROR. */
+  private failure(error: unknown, subject: string, request: ServiceRequest<object> | undefined) {
+    if (error instanceof AppError) return error.toBody();
+    if (isErrorBody(error)) return error;
+    this.logger.error({ err: error, pattern: subject, requestId: request?.requestId }, 'unhandled error in message handler');
+    return AppError.internal().toBody();
+  }
+}
