@@ -148,6 +148,30 @@ describe('the background re-check of domains', () => {
     expect(deleted.data).toMatchObject({ domain_id: domain.id, domain: domain.name, status: 'failed' });
   });
 
+  it('releases a name it let fail to another organization: the failed domain is deleted with domain.deleted', async () => {
+    const domain = await add();
+    const other = apiClient((await createTestOrg({ plan: 250 })).key);
+    const blocked = await other.post('/domains', { domain: domain.name });
+    expect([blocked.status, blocked.body.error?.code]).toEqual([400, 'CONFLICT']);
+    await ageDomain(domain.id, 73);
+    await makeDue(domain.id);
+    await eventually(async () => expect((await read(domain.id)).status).toBe('failed'));
+    // The organization that let it fail keeps it while nobody else wants it: adding it again is still a CONFLICT.
+    expect((await api.post('/domains', { domain: domain.name })).body.error?.code).toBe('CONFLICT');
+
+    const taken = await other.post('/domains', { domain: domain.name });
+    expect(taken.status).toBe(201);
+    expect(taken.body.data).toMatchObject({ domain: domain.name, status: 'pending' });
+    expect((await api.get(`/domains/${domain.id}`)).status).toBe(404);
+    const [deleted] = await eventually(() => {
+      expect(eventsOf(domain.id, 'domain.deleted')).toHaveLength(1);
+      return eventsOf(domain.id, 'domain.deleted');
+    });
+    expect(deleted.data).toMatchObject({ domain_id: domain.id, domain: domain.name, status: 'failed' });
+    // A pending (or active) domain still blocks everyone else.
+    expect((await api.post('/domains', { domain: domain.name })).body.error?.code).toBe('CONFLICT');
+  });
+
   it('goes on with other domains while a name server stays silent', async () => {
     // DNS_LOOKUP_TIMEOUT_MS is 1 s in the test stack: each silent domain holds one check slot for that long.
     const silent = await Promise.all(Array.from({ length: 25 }, () => add(blackholeDomain())));

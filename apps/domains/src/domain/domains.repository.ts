@@ -52,16 +52,27 @@ export class DomainsRepository {
     return [rows, count.total];
   }
 
-  /** A new domain starts pending, with nothing verified yet. */
+  /**
+   * A new domain starts pending, with nothing verified yet. A name that another organization let fail
+   * (never verified within the window) is released to it: that domain is deleted, with its
+   * `domain.deleted`, in the same transaction. Any other holder makes the insert a unique violation.
+   */
   async insert(
     values: Pick<DomainEntity, 'organizationId' | 'domain' | 'dkimSelector1' | 'dkimSelector2' | 'createdAt' | 'nextCheckAt'>,
   ): Promise<DomainEntity> {
-    const { rows } = await this.db.query<DomainEntity>(
-      `INSERT INTO ${DOMAINS_TABLE} (organization_id, domain, dkim_selector_1, dkim_selector_2, created_at, next_check_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [values.organizationId, values.domain, values.dkimSelector1, values.dkimSelector2, values.createdAt, values.nextCheckAt],
-    );
-    return rows[0];
+    return this.db.transaction(async (tx) => {
+      const { rows: released } = await tx.query<DomainEntity>(
+        `DELETE FROM ${DOMAINS_TABLE} WHERE domain = $1 AND status = 'failed' AND organization_id <> $2 RETURNING ${COLUMNS}`,
+        [values.domain, values.organizationId],
+      );
+      if (released.length > 0) await DOMAINS_OUTBOX.write(tx, released.map((domain) => domainEvent('domain.deleted', domain)));
+      const { rows } = await tx.query<DomainEntity>(
+        `INSERT INTO ${DOMAINS_TABLE} (organization_id, domain, dkim_selector_1, dkim_selector_2, created_at, next_check_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        [values.organizationId, values.domain, values.dkimSelector1, values.dkimSelector2, values.createdAt, values.nextCheckAt],
+      );
+      return rows[0];
+    });
   }
 
   /**
