@@ -10,6 +10,7 @@ import { UploadsService } from './attachments/uploads.service';
 import { RowCursors } from './rows/row-cursor';
 import { RowBatchesController } from './rows/row-batches.controller';
 import { RowBatchesService } from './rows/row-batches.service';
+import { RowUpsertsService } from './rows/row-upserts.service';
 import { RowsController } from './rows/rows.controller';
 import { RowsRepository } from './rows/rows.repository';
 import { RowsService } from './rows/rows.service';
@@ -37,6 +38,7 @@ export class TablesModule {
         RowsRepository,
         RowsService,
         RowBatchesService,
+        RowUpsertsService,
         { provide: RowCursors, useValue: new RowCursors(config.rowCursorKey) },
         ...ATTACHMENT_PROVIDERS,
       ],

@@ -30,6 +30,8 @@ export interface ServiceResult<T = unknown> {
   data?: T;
   pagination?: Pagination;
   message?: string;
+  /** An upsert batch: what it did to each row, in order (`created`, `updated`, `unchanged`). */
+  actions?: string[];
 }
 
 export type ServiceReply<T = unknown> = ({ ok: true } & ServiceResult<T>) | { ok: false; error: ErrorBody };

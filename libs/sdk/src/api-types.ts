@@ -90,8 +90,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create up to 100 rows, all or nothing
-         * @description Requires the `tables:write` scope (or `*`).
+         * Create up to 100 rows, all or nothing; with upsert_on, create or update each by a unique field
+         * @description Requires the `tables:write` scope (or `*`). Answers 201 with the created rows; with `upsert_on`, 200 with the rows and what was done to each (`actions`, in the same order).
          */
         post: operations["createRows"];
         delete?: never;
@@ -617,6 +617,8 @@ export interface components {
         };
         BatchCreateRowsBody: {
             rows: components["schemas"]["RowBody"][];
+            /** @description the slug of an `is_unique` field: a row whose value of it equals a stored row's (compared as stored) updates that row with the given fields only, the others are created; the answer is then 200 with `actions` */
+            upsert_on?: string;
         };
         RowUpdateItem: {
             /**
@@ -2104,7 +2106,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Create up to 100 rows, all or nothing */
+            /** @description upsert_on was given */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["RowView"][];
+                        actions: ("created" | "updated" | "unchanged")[];
+                    };
+                };
+            };
+            /** @description Create up to 100 rows, all or nothing; with upsert_on, create or update each by a unique field */
             201: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -30,7 +30,7 @@ const cases: Array<[FieldType, FieldOptions, Array<[unknown, unknown]>, unknown[
   ['checkbox', {}, [[true, true], [false, false]], ['true', 1, 0]],
   ['select', { values: ['open', 'closed'] }, [['open', 'open']], ['Open', 'other', 1, ['open']]],
   ['multi_select', { values: ['a', 'b', 'c'] }, [[['a', 'c'], ['a', 'c']], [[], []]], [['a', 'a'], ['d'], 'a', [1]]],
-  ['email', {}, [['ada@example.com', 'ada@example.com'], ['first.last+tag@sub.example.org', 'first.last+tag@sub.example.org']], ['ada', 'ada@', '@example.com', 'a b@example.com', 7]],
+  ['email', {}, [['ada@example.com', 'ada@example.com'], ['Ada@Example.COM', 'ada@example.com'], ['first.last+tag@sub.example.org', 'first.last+tag@sub.example.org']], ['ada', 'ada@', '@example.com', 'a b@example.com', 7]],
   ['url', {}, [['https://example.com/a?b=c', 'https://example.com/a?b=c'], ['http://localhost:8080', 'http://localhost:8080']], ['example.com', 'ftp://example.com', 'javascript:alert(1)', 'https://', 42, 'https://exa mple.com']],
   ['phone', {}, [['+1 202-555-0143', '+12025550143'], ['+44 20 7183 8750', '+442071838750']], ['202-555-0143', '+1 555', 'phone', 12025550143]],
   ['phone', { default_country: 'GB' }, [['020 7183 8750', '+442071838750']], ['12']],

@@ -205,7 +205,8 @@ export function normalizeValue(field: Field, value: unknown): unknown {
     }
     case 'email':
       if (typeof value !== 'string' || value.length > 254 || !isEmail(value)) fail('must be a valid email address');
-      return value;
+      // Stored in lower case, so a unique email and an upsert on it see Ada@Example.com and ada@example.com as one.
+      return value.toLowerCase();
     case 'url':
       return parseHttpUrl(value);
     case 'phone': {

@@ -1,31 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainEvent, isUuid, RowView, ServiceResult } from '@contracts';
-import { AppError, ErrorCode, ValidationDetails } from '@platform/errors';
+import { AppError } from '@platform/errors';
 import { Database, Sql } from '@platform/persistence';
 import { AttachmentFiles } from '../attachments/attachment-files';
 import type { UserTable } from '../tables/user-table';
 import { UserTableRepository } from '../tables/user-table.repository';
 import { TABLES_OUTBOX } from '../tables-schema';
+import { atItem } from './batch-items';
 import { validateRowData } from './field-values';
 import { rowEvent } from './row-events';
 import { withUniqueValues } from './unique-values';
 import { RowRecord, rowView } from './row-record';
 import { RowsRepository } from './rows.repository';
 import { RowsService } from './rows.service';
-
-/** Runs one item's check; a validation error it raises is named by the item: `data.amount` -> `rows[3].data.amount`. */
-function atItem<T>(path: string, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    if (error instanceof AppError && error.code === ErrorCode.ValidationError) {
-      const details = error.details as ValidationDetails;
-      throw AppError.validation(`${path}.${details.field}`, details.reason);
-    }
-    throw error;
-  }
-}
 
 /** Distinct row ids, each a UUID, named by its index when not. */
 function rowIds(ids: readonly unknown[], path: (i: number) => string): string[] {
@@ -111,7 +99,8 @@ export class RowBatchesService {
     return { message: `${count} ${count === 1 ? 'row' : 'rows'} deleted` };
   }
 
-  private inTable<T>(organizationId: string, tableId: string, work: (client: Sql, table: UserTable) => Promise<T>): Promise<T> {
+  /** In a transaction holding the table FOR SHARE, so no table change interleaves. */
+  inTable<T>(organizationId: string, tableId: string, work: (client: Sql, table: UserTable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (client) => {
       const table = await this.tables.find(organizationId, tableId, client, 'share');
       if (!table) throw AppError.notFound('Table');

@@ -6,6 +6,7 @@ import type { Field } from '../fields/field';
 import { SqlParameters } from '../filter/sql-parameters';
 import { COLUMN_KINDS } from '../storage/column-types';
 import { ident, qualified } from '../storage/identifiers';
+import { uniqueKeyExpression } from '../storage/rows-ddl';
 import type { UserTable } from '../tables/user-table';
 import { ROW_COUNTS_TABLE, TABLES_OUTBOX, USER_TABLES_TABLE } from '../tables-schema';
 import { ROW_COUNT_SLOTS } from '../tables/user-table.repository';
@@ -29,6 +30,9 @@ export interface RowPageQuery {
 
 /** A row of a list, with its sort value as exact text for the next page's cursor. */
 export type ListedRow = RowRecord & { cursor_key: string | null };
+
+/** A row an upsert wrote, and whether the write inserted it (false: it updated the row holding its key). */
+export type UpsertedRow = RowRecord & { inserted: boolean };
 
 /** Rows of one user table, in its own physical table; every value is a bind parameter. */
 @Injectable()
@@ -115,6 +119,44 @@ export class RowsRepository {
       [rowIds],
     );
     return new Map(rows.map((record) => [record.id, record]));
+  }
+
+  /**
+   * Locks, in id order, the rows whose unique `field` holds one of `values` (normalized, as stored), through
+   * the field's unique index; answers them.
+   */
+  async findManyByUniqueForUpdate(db: Sql, table: UserTable, field: Field, values: unknown[]): Promise<RowRecord[]> {
+    const { castType } = COLUMN_KINDS[field.fieldType];
+    const { rows } = await db.query<RowRecord>(
+      `SELECT ${rowSelectList(table.fields)} FROM ${qualified(table.storageName)}
+       WHERE ${uniqueKeyExpression(field, ident(field.column))} IN (SELECT ${uniqueKeyExpression(field, 'v')} FROM unnest($1::${castType}[]) AS v)
+       ORDER BY id FOR UPDATE`,
+      [values],
+    );
+    return rows;
+  }
+
+  /**
+   * One statement for a batch of rows with every field's value: a row whose `key` value a stored row holds
+   * replaces that row's field values (the caller merged them) and keeps its id, the others are inserted
+   * with theirs. Answers the written rows by id, each saying which happened.
+   */
+  async upsertMany(db: Sql, table: UserTable, key: Field, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>): Promise<Map<string, UpsertedRow>> {
+    const params = new SqlParameters();
+    const columns = ['id', ...table.fields.map((field) => ident(field.column))];
+    const tuples = rows.map(({ id, values }) => {
+      const expressions = table.fields.map((field) => `${params.add(columnParameter(field, values.get(field) ?? null))}::${COLUMN_KINDS[field.fieldType].castType}`);
+      return `(${[`${params.add(id)}::uuid`, ...expressions].join(', ')})`;
+    });
+    const sets = [...table.fields.map((field) => `${ident(field.column)} = EXCLUDED.${ident(field.column)}`), 'updated_at = now()'];
+    const { rows: records } = await db.query<UpsertedRow>(
+      `INSERT INTO ${qualified(table.storageName)} AS t (${columns.join(', ')}) VALUES ${tuples.join(', ')}
+       ON CONFLICT ((${uniqueKeyExpression(key, ident(key.column))})) DO UPDATE SET ${sets.join(', ')}
+       RETURNING ${rowSelectList(table.fields)}, (t.xmax = 0) AS inserted`,
+      params.values,
+    );
+    await this.addToRowCount(db, table, records.filter((record) => record.inserted).length);
+    return new Map(records.map((record) => [record.id, record]));
   }
 
   async deleteMany(db: Sql, table: UserTable, rowIds: string[]): Promise<RowRecord[]> {

@@ -29,13 +29,17 @@ export function searchIndexSql(storageName: string, fieldId: string, column: str
 }
 
 /**
+ * What an `is_unique` field's index holds of `value` (a column, or a parameter of the column's type).
  * Text values may exceed a btree entry's size, so text kinds are held unique through their md5 (equal
- * bytes, equal digest); numbers directly (numeric equality: 1 and 1.0 are the same value).
+ * bytes, equal digest); numbers directly (numeric equality: 1 and 1.0 are the same value). An upsert
+ * names the same expression as its ON CONFLICT target.
  */
+export function uniqueKeyExpression(field: Field, value: string): string {
+  return field.fieldType === 'number' ? value : `md5(${value})`;
+}
+
 function uniqueIndexSql(storageName: string, field: Field): string {
-  const column = ident(field.column);
-  const key = field.fieldType === 'number' ? column : `md5(${column})`;
-  return `CREATE UNIQUE INDEX ${ident(fieldUniqueIndexName(field.id))} ON ${qualified(storageName)} ((${key}))`;
+  return `CREATE UNIQUE INDEX ${ident(fieldUniqueIndexName(field.id))} ON ${qualified(storageName)} ((${uniqueKeyExpression(field, ident(field.column))}))`;
 }
 
 /** Adds or drops the unique index of an `is_unique` field; building it over duplicates fails with 23505. */

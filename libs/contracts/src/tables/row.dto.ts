@@ -78,7 +78,22 @@ export class BatchCreateRowsBody {
   @ValidateNested({ each: true, message: '$property must be an object' })
   @Type(() => RowBody)
   rows!: RowBody[];
+
+  @ApiPropertyOptional({
+    description:
+      'the slug of an `is_unique` field: a row whose value of it equals a stored row\'s (compared as stored) updates that row with the given ' +
+      'fields only, the others are created; the answer is then 200 with `actions`',
+    maxLength: 100,
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  upsert_on?: string;
 }
+
+/** What an upsert did to each row of its batch, in order. */
+export const ROW_ACTIONS = ['created', 'updated', 'unchanged'] as const;
+export type RowAction = (typeof ROW_ACTIONS)[number];
 
 export class RowUpdateItem extends RowBody {
   @ApiProperty({ format: 'uuid' })

@@ -1,11 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { BatchCreateRowsBody, BatchDeleteRowsBody, BatchUpdateRowsBody, RowBody, RowListQuery, RowView, TablesPatterns } from '@contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { FastifyReply } from 'fastify';
+import { BatchCreateRowsBody, BatchDeleteRowsBody, BatchUpdateRowsBody, ROW_ACTIONS, RowBody, RowListQuery, RowView, TablesPatterns } from '@contracts';
 import { CallerOf, RequireScope } from '../../auth/require-scope';
 import { Caller, ServiceBus } from '../../bus/service-bus';
 import { ResourceIdPipe } from '../../http/resource-id.pipe';
 import { ApiData, ApiDataList } from '../../openapi/api-data.decorator';
 import { envelopeOf } from '../../openapi/openapi-schemas';
+
+/** An upsert batch's answer: the rows, and in the same order what was done to each. */
+const UPSERTED = envelopeOf({ data: { type: 'array', items: { $ref: getSchemaPath(RowView) } } });
+const UPSERT_ACTIONS: SchemaObject = { type: 'array', items: { type: 'string', enum: [...ROW_ACTIONS] } };
 
 @ApiTags('rows')
 @ApiBearerAuth()
@@ -27,10 +33,26 @@ export class RowsController {
   @Post('batch')
   @HttpCode(201)
   @RequireScope('tables:write')
-  @ApiOperation({ operationId: 'createRows', summary: 'Create up to 100 rows, all or nothing' })
+  @ApiOperation({
+    operationId: 'createRows',
+    summary: 'Create up to 100 rows, all or nothing; with upsert_on, create or update each by a unique field',
+    description: 'Answers 201 with the created rows; with `upsert_on`, 200 with the rows and what was done to each (`actions`, in the same order).',
+  })
   @ApiDataList(RowView, 201)
-  createBatch(@CallerOf() caller: Caller, @Param('table_id', ResourceIdPipe) tableId: string, @Body() body: BatchCreateRowsBody) {
-    return this.bus.send(TablesPatterns.createRows, caller, { tableId, rows: body.rows.map(({ data }) => ({ data })) });
+  @ApiResponse({
+    status: 200,
+    description: 'upsert_on was given',
+    schema: { ...UPSERTED, required: [...(UPSERTED.required ?? []), 'actions'], properties: { ...UPSERTED.properties, actions: UPSERT_ACTIONS } },
+  })
+  async createBatch(
+    @CallerOf() caller: Caller,
+    @Param('table_id', ResourceIdPipe) tableId: string,
+    @Body() body: BatchCreateRowsBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const result = await this.bus.send(TablesPatterns.createRows, caller, { tableId, rows: body.rows.map(({ data }) => ({ data })), upsert_on: body.upsert_on });
+    if (body.upsert_on !== undefined) reply.status(200);
+    return result;
   }
 
   @Patch('batch')
