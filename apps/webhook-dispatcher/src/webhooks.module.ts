@@ -11,6 +11,8 @@ import { WebhooksApiConfig } from './webhooks.config';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { OrganizationTables } from './webhooks/organization-tables';
 import { WebhooksService } from './webhooks/webhooks.service';
+import { WebhookPurger } from './webhooks/webhook-purger';
+import { WebhookPurgesRepository } from './webhooks/webhook-purges.repository';
 
 /** The API process: webhook management over NATS request-reply, and the event fan-out unless turned off. */
 @Module({})
@@ -32,6 +34,8 @@ export class WebhooksModule {
         QueueDepthReporter,
         EventRetention,
         SeriesReconciler,
+        WebhookPurgesRepository,
+        WebhookPurger,
         ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, EventsConsumerHealthIndicator] : []),
       ],
     };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { verifyWebhookSignature } from '@contracts';
-import { admin, ApiClient, apiClient, createTestOrg, eventually, stackEnv, Receiver } from '@platform/testing';
+import { admin, ApiClient, apiClient, createTestOrg, eventually, stackEnv, Receiver, testDatabaseUrl } from '@platform/testing';
+import { Client } from 'pg';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Webhook } from 'standardwebhooks';
@@ -159,7 +160,8 @@ describe('webhook delivery through the real stack', () => {
         return delayed;
       });
       expect((await api.delete(`/webhooks/${hook.id}`)).status).toBe(200);
-      expect(await queue.getJob(waiting.id ?? '')).toBeUndefined();
+      // The webhook's jobs leave Redis in the background, right after the delete.
+      await eventually(async () => expect(await queue.getJob(waiting.id ?? '')).toBeUndefined(), { timeoutMs: 10_000 });
       hang = false;
       receiver.release(503);
       await sleep(DELAYS.reduce((a, b) => a + b) + QUIET_MS);
@@ -174,6 +176,41 @@ describe('webhook delivery through the real stack', () => {
       redis.disconnect();
     }
   });
+
+  it('deletes a webhook with a backlog at once (no deadlock with the worker), and its series and records go after it', async () => {
+    const BACKLOG = 1_500;
+    const path = uniquePath('backlog');
+    receiver.on(path, () => ({ status: 503 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.updated']);
+    const db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      await Promise.all(Array.from({ length: BACKLOG }, () => events.publish(orgId, 'row.updated')));
+      const seriesOf = async () => (await db.query('SELECT count(*)::int AS n FROM webhooks.delivery_series WHERE webhook_id = $1', [hook.id])).rows[0].n;
+      // The worker is busy failing and retrying the backlog while the delete comes.
+      await eventually(async () => {
+        expect(await seriesOf()).toBe(BACKLOG);
+        expect(receiver.at(path).length).toBeGreaterThan(200);
+      }, { timeoutMs: 30_000 });
+      const started = Date.now();
+      const deleted = await api.delete(`/webhooks/${hook.id}`);
+      const tookMs = Date.now() - started;
+      expect(deleted.status).toBe(200);
+      expect(tookMs).toBeLessThan(1_000);
+      expect((await api.get(`/webhooks/${hook.id}`)).status).toBe(404);
+      // Attempts in flight at the delete end; after them, nothing more is sent.
+      await sleep(QUIET_MS + 2_000);
+      const settled = receiver.at(path).length;
+      await sleep(QUIET_MS + 2_000);
+      expect(receiver.at(path).length).toBe(settled);
+      await eventually(async () => {
+        expect(await seriesOf()).toBe(0);
+        expect((await db.query('SELECT count(*)::int AS n FROM webhooks.deliveries WHERE webhook_id = $1', [hook.id])).rows[0].n).toBe(0);
+      }, { timeoutMs: 30_000 });
+    } finally {
+      await db.end();
+    }
+  }, 120_000);
 
   it('delivers member.* events from the admin command line', async () => {
     const path = uniquePath('members');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
-import { DELIVERY_SERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
+import { WEBHOOK_PURGES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 import type { Subscription } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 
@@ -133,17 +133,16 @@ export class WebhooksRepository {
   }
 
   /**
-   * Deletes the webhook (its series go with it) and answers the series that still owed attempts, whose
-   * ids are their jobs' ids; undefined when the organization has no such webhook. The select sees the
-   * series as they were before the delete cascaded.
+   * Deletes the webhook's one row and leaves its series and delivery records to `WebhookPurger`, whatever
+   * their number; answers false when the organization has no such webhook.
    */
-  async delete(organizationId: string, id: string): Promise<{ openSeriesIds: string[] } | undefined> {
-    const { rows } = await this.db.query<{ open_series_ids: string[] }>(
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
       `WITH gone AS (DELETE FROM ${WEBHOOKS_TABLE} WHERE id = $1 AND organization_id = $2 RETURNING id)
-       SELECT ARRAY(SELECT s.id FROM ${DELIVERY_SERIES_TABLE} s WHERE s.webhook_id = gone.id AND s.finished_at IS NULL) AS open_series_ids FROM gone`,
+       INSERT INTO ${WEBHOOK_PURGES_TABLE} (webhook_id) SELECT id FROM gone`,
       [id, organizationId],
     );
-    return rows[0] && { openSeriesIds: rows[0].open_series_ids };
+    return rowCount === 1;
   }
 
   /** Active webhooks of these organizations with what they subscribe to: what the fan-out matches events against. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   CreateWebhookBody,
   DEFAULT_SECRET_OVERLAP_SECONDS,
@@ -22,7 +22,6 @@ import {
   WebhookView,
 } from '@contracts';
 import { AppError } from '@platform/errors';
-import { DeliveryQueue } from '../delivery/delivery-queue';
 import { deliveryOutcomes } from '../delivery/delivery-metrics';
 import { WebhookSender } from '../delivery/webhook-sender';
 import { SecretCipher } from '../secrets/secret-cipher';
@@ -38,15 +37,12 @@ import { WebhooksRepository } from './webhooks.repository';
 /** Webhook management for one organization at a time: every lookup is scoped by its id. */
 @Injectable()
 export class WebhooksService {
-  private readonly logger = new Logger('WebhooksService');
-
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly cipher: SecretCipher,
     private readonly resolver: TargetResolver,
     private readonly sender: WebhookSender,
-    private readonly queue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
     private readonly tables: OrganizationTables,
   ) {}
@@ -93,12 +89,9 @@ export class WebhooksService {
   }
 
   async remove(organizationId: string, webhookId: string): Promise<ServiceResult> {
-    const deleted = await this.webhooks.delete(organizationId, webhookId);
-    if (!deleted) throw AppError.notFound('Webhook');
-    // The worker re-reads the webhook before every attempt, so a job this cannot remove (one running now) still sends nothing more.
-    await this.queue.removeJobs(deleted.openSeriesIds).catch((error: unknown) => {
-      this.logger.warn({ err: error, webhookId }, 'could not remove pending retries of a deleted webhook');
-    });
+    // The worker re-reads the webhook before every attempt, so its queued jobs send nothing from now on;
+    // WebhookPurger removes them and the webhook's records in the background.
+    if (!(await this.webhooks.delete(organizationId, webhookId))) throw AppError.notFound('Webhook');
     return { message: 'Webhook deleted' };
   }
 
