@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ServiceCoreModule } from '@platform/service';
-import { DomainsController } from './domain/domains.controller';
+import { DomainsHandlers } from './domain/domains.handlers';
 import { DomainsRepository } from './domain/domains.repository';
 import { DomainsService } from './domain/domains.service';
 import { DomainsConfig } from './domains.config';
-import { EmailAddressesController } from './email-address/email-addresses.controller';
+import { EmailAddressesHandlers } from './email-address/email-addresses.handlers';
 import { EmailAddressesRepository } from './email-address/email-addresses.repository';
 import { EmailAddressesService } from './email-address/email-addresses.service';
 import { DomainRecheckJob } from './recheck/domain-recheck.job';
@@ -19,8 +19,17 @@ export class DomainsModule {
       imports: [
         ServiceCoreModule.forRoot({ name: 'domains', config, database: true }),
       ],
-      controllers: [DomainsController, EmailAddressesController],
-      providers: [DomainsRepository, DomainsService, DnsLookupService, DomainChecker, DomainRecheckJob, EmailAddressesRepository, EmailAddressesService],
+      providers: [
+        DomainsHandlers,
+        DomainsRepository,
+        DomainsService,
+        DnsLookupService,
+        DomainChecker,
+        DomainRecheckJob,
+        EmailAddressesHandlers,
+        EmailAddressesRepository,
+        EmailAddressesService,
+      ],
     };
   }
 }

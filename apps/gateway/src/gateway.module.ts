@@ -14,7 +14,6 @@ import { GatewayConfig } from './gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { DeclaredRoutesModule } from './routes/declared-routes.module';
-import { DomainsRoutesModule } from './routes/domains/domains-routes.module';
 import { TablesRoutesModule } from './routes/tables/tables-routes.module';
 import { WebhooksRoutesModule } from './routes/webhooks/webhooks-routes.module';
 
@@ -34,7 +33,6 @@ export class GatewayModule {
         BusModule,
         TablesRoutesModule,
         WebhooksRoutesModule,
-        DomainsRoutesModule,
         DeclaredRoutesModule,
       ],
       providers: [

@@ -86,7 +86,7 @@ export function pathParamNames(path: string): string[] {
 /** What the owning service's handler receives: the path's ids, then the query's and the body's properties. */
 export type OperationInput<O> = O extends Operation<infer Path, infer Query, infer Body> ? PathParams<Path> & Query & Body : never;
 
-/** What the handler answers in `data`: the item, or a list of items for paged and list operations. */
+/** What the handler answers in `data`: the item, a list of items for paged and list operations, nothing for a message. */
 export type OperationData<O> =
   O extends Operation<string, infer Query, unknown, infer Answers>
     ? Answers extends readonly [ContractClass<infer Item>]
@@ -95,5 +95,5 @@ export type OperationData<O> =
         ? Query extends { page: number }
           ? Item[]
           : Item
-        : undefined
+        : never
     : never;

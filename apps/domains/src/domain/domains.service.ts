@@ -80,7 +80,7 @@ export class DomainsService {
     return { data: verdict.allVerified ? data : { ...data, issues: domain.issues } };
   }
 
-  async remove(org: OrgContext, id: string): Promise<ServiceResult> {
+  async remove(org: OrgContext, id: string): Promise<ServiceResult<never>> {
     if (!(await this.repository.delete(org.id, id))) throw AppError.notFound('Domain');
     return { message: 'Domain deleted; its email addresses were removed' };
   }

@@ -7,7 +7,7 @@ import type { EmailAddressEntity } from './email-address.entity';
 import { EmailAddressesRepository } from './email-addresses.repository';
 
 export interface NewEmailAddress {
-  /** A dot-atom, as CreateEmailAddressParams checked it. */
+  /** A dot-atom, as the gateway checked it against CreateEmailAddressBody. */
   localPart: string;
   isPrimary: boolean;
 }

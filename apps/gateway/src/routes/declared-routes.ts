@@ -57,19 +57,19 @@ function defineRoute(routes: Type<{ bus: ServiceBus }>, operation: Operation): v
   Object.defineProperty(handler, 'name', { value: key });
   Object.defineProperty(routes.prototype, key, { value: handler, writable: true, configurable: true });
   const prototype = routes.prototype as object;
+  const params: ParameterDecorator[] = [CallerOf(), ...ids.map((name) => Param(name, ResourceIdPipe))];
   const paramTypes: unknown[] = [Object, ...ids.map(() => String)];
-  CallerOf()(prototype, key, 0);
-  ids.forEach((name, i) => Param(name, ResourceIdPipe)(prototype, key, i + 1));
   if (query) {
-    Query()(prototype, key, paramTypes.length);
+    params.push(Query());
     paramTypes.push(query);
   }
   if (body) {
     // An optional body is left alone by the global pipe (its declared type is Object) and checked by its own.
-    if (optionalBody) Body(new OptionalBodyPipe(body as ContractClass))(prototype, key, paramTypes.length);
-    else Body()(prototype, key, paramTypes.length);
+    params.push(optionalBody ? Body(new OptionalBodyPipe(body as ContractClass)) : Body());
     paramTypes.push(optionalBody ? Object : body);
   }
+  // Last first, as TypeScript applies parameter decorators: the document lists parameters in that order.
+  for (let i = params.length - 1; i >= 0; i -= 1) params[i](prototype, key, i);
   Reflect.defineMetadata('design:paramtypes', paramTypes, prototype, key);
   routeDecorators(operation, ids)(prototype, key, Object.getOwnPropertyDescriptor(prototype, key)!);
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, IsUUID, Length, Matches } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Length, Matches } from 'class-validator';
 
 /** RFC 5322 dot-atom: runs of atext separated by single dots, none leading or trailing. */
 export const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+(?:\.[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+)*$/;
@@ -15,10 +15,4 @@ export class CreateEmailAddressBody {
   @IsOptional()
   @IsBoolean()
   is_primary?: boolean;
-}
-
-/** `params` of `domains.emails.create`. */
-export class CreateEmailAddressParams extends CreateEmailAddressBody {
-  @IsUUID()
-  domainId!: string;
 }
