@@ -4,6 +4,8 @@ import { DispatcherCoreModule } from './dispatcher-core.module';
 import { EventFanOut } from './dispatch/event-fan-out';
 import { EventRetention } from './event-store/event-retention';
 import { RedeliveryService } from './event-store/redelivery.service';
+import { RecoveriesRepository } from './event-store/recoveries.repository';
+import { RecoveryRunner } from './event-store/recovery-runner';
 import { SeriesReconciler } from './event-store/series-reconciler';
 import { EventsConsumerHealthIndicator } from './dispatch/events-consumer.indicator';
 import { QueueDepthReporter } from './delivery/queue-depth.reporter';
@@ -31,6 +33,8 @@ export class WebhooksModule {
         WebhooksService,
         OrganizationTables,
         RedeliveryService,
+        RecoveriesRepository,
+        RecoveryRunner,
         QueueDepthReporter,
         EventRetention,
         SeriesReconciler,

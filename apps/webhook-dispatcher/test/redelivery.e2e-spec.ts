@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
 import { EventPublisher } from './event-publisher';
-import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
+import { createWebhook, deliveriesOf, recoverAndWait, sleep, statusOf, uniquePath } from './webhook-fixtures';
 
 const QUIET_MS = 1_500;
 
@@ -87,9 +87,9 @@ describe('redeliver and recover', () => {
 
     down = false;
     await api.patch(`/webhooks/${hook.id}`, { active: true });
-    const recovered = await api.post(`/webhooks/${hook.id}/recover`, { since });
-    expect(recovered.status).toBe(201);
-    expect(recovered.body).toEqual({ success: true, data: { queued: 3 } });
+    const recovered = await recoverAndWait(api, hook.id, { since });
+    expect(recovered).toEqual({ status: 'finished', queued: 3, started_at: expect.any(String), finished_at: expect.any(String) });
+    expect(Date.parse(recovered.finished_at)).toBeGreaterThanOrEqual(Date.parse(recovered.started_at));
     const owed = [failed.id, ...whileDisabled.map((event) => event.id)];
     await eventually(() => expect(idsAt(path).slice(7).sort()).toEqual([...owed].sort()));
     await sleep(QUIET_MS);
@@ -98,8 +98,46 @@ describe('redeliver and recover', () => {
     expect(idsAt(path)).not.toContain(otherOrganization.id);
     await eventually(async () => expect((await deliveriesOf(api, hook.id, '?success=true')).length).toBe(4));
 
-    const again = await api.post(`/webhooks/${hook.id}/recover`, { since, until: new Date().toISOString() });
-    expect(again.body.data).toEqual({ queued: 0 });
+    const again = await recoverAndWait(api, hook.id, { since, until: new Date().toISOString() });
+    expect(again.queued).toBe(0);
+  });
+
+  it('runs one recovery of a webhook at a time: a second while one is queued or running is a CONFLICT', async () => {
+    const hook = await createWebhook(api, receiver.url(uniquePath('recover-once')), ['row.created']);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const answers = await Promise.all([1, 2, 3].map(() => api.post(`/webhooks/${hook.id}/recover`, { since })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 400, 400]);
+    expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.error.code)).toEqual(['CONFLICT', 'CONFLICT']);
+    const started = answers.find((answer) => answer.status === 202)!;
+    await eventually(async () => expect((await api.get(`/webhooks/${hook.id}/recoveries/${started.body.data.recovery_id}`)).body.data.status).toBe('finished'));
+    expect((await api.post(`/webhooks/${hook.id}/recover`, { since })).status).toBe(202);
+    expect((await api.get(`/webhooks/${hook.id}/recoveries/${randomUUID()}`)).status).toBe(404);
+    expect((await other.get(`/webhooks/${hook.id}/recoveries/${started.body.data.recovery_id}`)).status).toBe(404);
+  });
+
+  it('queues no event twice while an earlier recover or redeliver of it has not finished (a client that retries)', async () => {
+    const path = uniquePath('recover-retried');
+    let hang = true;
+    receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    await api.patch(`/webhooks/${hook.id}`, { active: false });
+    const since = new Date().toISOString();
+    const missed: string[] = [];
+    for (let i = 0; i < 25; i += 1) missed.push((await events.publish(orgId, 'row.created')).id);
+    await sleep(QUIET_MS);
+    await api.patch(`/webhooks/${hook.id}`, { active: true });
+    // The receiver hangs: the first recovery's series stay open while the client tries again.
+    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(25);
+    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(0);
+    hang = false;
+    receiver.release(200);
+    // One series per event: each succeeds once (a hung attempt's retry is the same series).
+    const succeeded = async () => (await deliveriesOf(api, hook.id, '?success=true&limit=100')).map((delivery) => delivery.event_id as string);
+    await eventually(async () => expect((await succeeded()).sort()).toEqual([...missed].sort()), { timeoutMs: 40_000 });
+    await sleep(QUIET_MS);
+    expect(await succeeded()).toHaveLength(25);
+    // Finished now: a recovery may send nothing again (all were received), a redelivery may.
+    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(0);
   });
 
   it.each([
@@ -107,7 +145,7 @@ describe('redeliver and recover', () => {
     ['a since that is not a timestamp', { since: 'yesterday' }, 'since'],
     ['a since without a time', { since: new Date().toISOString().slice(0, 10) }, 'since'],
     ['a since without a zone', { since: new Date(Date.now() - 60_000).toISOString().slice(0, 19) }, 'since'],
-    ['a since in the future and no until', { since: new Date(Date.now() + 60_000).toISOString() }, 'since'],
+    ['a since in the future and no until', { since: new Date(Date.now() + 3_600_000).toISOString() }, 'since'],
     ['an until without a zone', { since: new Date(Date.now() - 120_000).toISOString(), until: new Date().toISOString().slice(0, 19) }, 'until'],
     ['a since past the retention', { since: new Date(Date.now() - 31 * 86_400_000).toISOString() }, 'since'],
     ['an until before since', { since: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() - 120_000).toISOString() }, 'until'],

@@ -1,4 +1,4 @@
-import type { ApiClient } from '@platform/testing';
+import { ApiClient, eventually } from '@platform/testing';
 
 export interface CreatedWebhook {
   id: string;
@@ -32,3 +32,18 @@ export async function statusOf(api: ApiClient, webhookId: string): Promise<strin
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts a recovery (202 and its id), waits until it has finished in the background, and answers its final state. */
+export async function recoverAndWait(api: ApiClient, webhookId: string, body: unknown): Promise<{ status: string; queued: number; started_at: string; finished_at: string }> {
+  const started = await api.post(`/webhooks/${webhookId}/recover`, body);
+  if (started.status !== 202) throw new Error(`recover failed: ${started.status} ${JSON.stringify(started.body)}`);
+  expect(started.body.data).toEqual({ recovery_id: expect.any(String), status: 'queued' });
+  return eventually(
+    async () => {
+      const { body: view } = await api.get(`/webhooks/${webhookId}/recoveries/${started.body.data.recovery_id}`);
+      expect(view.data.status).toBe('finished');
+      return view.data;
+    },
+    { timeoutMs: 30_000 },
+  );
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
-import { deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+import { deliveriesOf, recoverAndWait, sleep, uniquePath } from './webhook-fixtures';
 
 const QUIET_MS = 1_500;
 
@@ -168,9 +168,7 @@ describe('webhooks narrowed to tables (table_ids)', () => {
     await eventually(() => expect(payloadsAt(everyTable).map((p) => p.data.row_id).sort()).toEqual([rowA, rowB].sort()), { timeoutMs: 20_000 });
     expect((await api.patch(`/webhooks/${hook.id}`, { active: true })).status).toBe(200);
 
-    const recovered = await api.post(`/webhooks/${hook.id}/recover`, { since });
-    expect(recovered.status).toBe(201);
-    expect(recovered.body.data).toEqual({ queued: 1 });
+    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(1);
     await eventually(() => expect(payloadsAt(path).map((p) => p.data.row_id)).toEqual([rowA]), { timeoutMs: 20_000 });
     await sleep(QUIET_MS);
     expect(payloadsAt(path).map((p) => p.data.row_id)).toEqual([rowA]);

@@ -6,7 +6,7 @@ import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
  * inside the envelope, so a controller names only its own DTO: `@ApiData(TableDetail)`,
  * `@ApiData(WebhookCreated, 201)`.
  */
-export function ApiData(type: Type<unknown>, status: 200 | 201 = 200) {
+export function ApiData(type: Type<unknown>, status: 200 | 201 | 202 = 200) {
   return applyDecorators(ApiExtraModels(type), ApiResponse({ status, schema: { $ref: getSchemaPath(type) } }));
 }
 

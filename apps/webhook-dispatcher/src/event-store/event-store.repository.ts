@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@platform/persistence';
-import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
+import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, RECOVERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 /** An event as the store keeps it: the exact bytes receivers get and sign. */
 export interface StoredEvent {
@@ -99,26 +99,30 @@ export class EventStoreRepository {
   }
 
   /**
-   * Opens a series of `trigger` for this webhook for each of these events of the organization that the
-   * store still holds; answers them with what their jobs need.
+   * Opens a redelivery series for this webhook and event of the organization, if the store still holds
+   * the event; answers `already` when a recover or redeliver of it for this webhook is still open (it is
+   * not queued twice), `gone` when the event is not in the store.
    */
-  async openSeries(organizationId: string, webhookId: string, eventIds: string[], trigger: SeriesTrigger): Promise<OwedSeries[]> {
+  async openRedelivery(organizationId: string, webhookId: string, eventId: string): Promise<OwedSeries | 'already' | 'gone'> {
+    const { rowCount: stored } = await this.db.query(`SELECT 1 FROM ${EVENTS_TABLE} WHERE id = $1 AND organization_id = $2`, [eventId, organizationId]);
+    if (!stored) return 'gone';
     const { rows } = await this.db.query<OwedSeries>(
       `WITH opened AS (
-         INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger)
-         SELECT gen_random_uuid(), $2, e.id, $4 FROM ${EVENTS_TABLE} e WHERE e.id = ANY($3::uuid[]) AND e.organization_id = $1
+         INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger) VALUES (gen_random_uuid(), $1, $2, 'redeliver')
+         ON CONFLICT (webhook_id, event_id) WHERE trigger <> 'event' AND finished_at IS NULL DO NOTHING
          RETURNING id, webhook_id, event_id, trigger, attempts, due_at
        )
        SELECT ${OWED_COLUMNS} FROM opened s JOIN ${EVENTS_TABLE} e ON e.id = s.event_id`,
-      [organizationId, webhookId, eventIds, trigger],
+      [webhookId, eventId],
     );
-    return rows;
+    return rows[0] ?? 'already';
   }
 
   /**
    * A page of the stored events of the organization received in [since, until) of the given kinds that
-   * this webhook never received with a 2xx, oldest first, after the given one: what a recovery may send.
-   * Whether the webhook wants each (its tables) is for the caller to decide.
+   * this webhook never received with a 2xx and that no open recover or redeliver series of it holds,
+   * oldest first, after the given one: what a recovery may send. Whether the webhook wants each (its
+   * tables) is for the caller to decide.
    */
   async recoveryCandidates(
     organizationId: string,
@@ -133,6 +137,8 @@ export class EventStoreRepository {
        WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
          AND (e.received_at, e.id) > ($6::timestamptz, $7::uuid)
          AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES_TABLE} d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
+         AND NOT EXISTS (
+           SELECT 1 FROM ${DELIVERY_SERIES_TABLE} s WHERE s.webhook_id = $2 AND s.event_id = e.id AND s.trigger <> 'event' AND s.finished_at IS NULL)
        ORDER BY e.received_at, e.id LIMIT $8`,
       [
         organizationId,
@@ -148,16 +154,22 @@ export class EventStoreRepository {
     return rows;
   }
 
-  /** Opens a recovery series of this webhook for each of these events; answers the series ids. */
-  async openRecovery(webhookId: string, eventIds: string[]): Promise<string[]> {
-    if (eventIds.length === 0) return [];
-    const { rows } = await this.db.query<{ id: string }>(
-      `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger)
-       SELECT gen_random_uuid(), $1, e.id, 'recover' FROM unnest($2::uuid[]) AS e(id)
-       RETURNING id`,
-      [webhookId, eventIds],
-    );
-    return rows.map((row) => row.id);
+  /**
+   * Opens a recovery series of this webhook for each of these events that has no open explicit series
+   * yet, and counts them on the recovery in the same transaction; answers the new series ids.
+   */
+  async openRecovery(recoveryId: string, webhookId: string, eventIds: string[]): Promise<string[]> {
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger)
+         SELECT gen_random_uuid(), $1, e.id, 'recover' FROM unnest($2::uuid[]) AS e(id)
+         ON CONFLICT (webhook_id, event_id) WHERE trigger <> 'event' AND finished_at IS NULL DO NOTHING
+         RETURNING id`,
+        [webhookId, eventIds],
+      );
+      await tx.query(`UPDATE ${RECOVERIES_TABLE} SET queued = queued + $2 WHERE id = $1`, [recoveryId, rows.length]);
+      return rows.map((row) => row.id);
+    });
   }
 
   /** These series with what their jobs need, oldest event first. */

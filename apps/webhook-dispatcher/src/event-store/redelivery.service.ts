@@ -1,13 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { RecoverParams, RedeliverParams, ServiceResult, WebhookRecoveryView, WebhookRedeliveryView } from '@contracts';
+import {
+  RecoverParams,
+  RecoveryParams,
+  RedeliverParams,
+  ServiceResult,
+  WebhookRecoveryStartedView,
+  WebhookRecoveryView,
+  WebhookRedeliveryView,
+} from '@contracts';
 import { AppError } from '@platform/errors';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { wantsEvent } from '../dispatch/webhook-subscription';
-import type { WebhookRecord } from '../webhooks/webhook-record';
 import { EventStoreRepository, RecoveryCandidate } from './event-store.repository';
+import { Recovery, RecoveriesRepository } from './recoveries.repository';
 import { jobOfSeries } from './series-jobs';
 
 const DAY_MS = 86_400_000;
@@ -29,6 +38,7 @@ export class RedeliveryService {
     private readonly webhooks: WebhooksRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly store: EventStoreRepository,
+    private readonly recoveries: RecoveriesRepository,
     private readonly queue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
   ) {}
@@ -37,13 +47,15 @@ export class RedeliveryService {
     if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
     const delivery = await this.deliveries.findOwned(organizationId, params.webhookId, params.deliveryId);
     if (!delivery) throw AppError.notFound('Delivery');
-    const [series] = await this.store.openSeries(organizationId, params.webhookId, [delivery.event_id], 'redeliver');
-    if (!series) throw AppError.validation('delivery_id', 'its event is not in the event store (a test send, or older than the retention)');
-    await this.queueSeries([series.id]);
-    return { data: { event_id: series.event_id, webhook_id: series.webhook_id, status: 'queued' } };
+    const series = await this.store.openRedelivery(organizationId, params.webhookId, delivery.event_id);
+    if (series === 'gone') throw AppError.validation('delivery_id', 'its event is not in the event store (a test send, or older than the retention)');
+    // An event a recover or redeliver has queued for this webhook and not finished is not queued twice.
+    if (series !== 'already') await this.queueSeries([series.id]);
+    return { data: { event_id: delivery.event_id, webhook_id: params.webhookId, status: 'queued' } };
   }
 
-  async recover(organizationId: string, params: RecoverParams): Promise<ServiceResult<WebhookRecoveryView>> {
+  /** Queues a recovery of the window; `RecoveryRunner` runs it in the background. */
+  async recover(organizationId: string, params: RecoverParams): Promise<ServiceResult<WebhookRecoveryStartedView>> {
     const webhook = await this.webhooks.findOwned(organizationId, params.webhookId);
     if (!webhook) throw AppError.notFound('Webhook');
     const now = Date.now();
@@ -53,24 +65,43 @@ export class RedeliveryService {
     if (since < now - days * DAY_MS) throw AppError.validation('since', `must be within the event retention (the last ${days} days)`);
     if (params.until === undefined && since >= now) throw AppError.validation('since', 'must be in the past');
     if (until <= since) throw AppError.validation('until', 'must be after since');
-    const seriesIds = await this.openRecovery(webhook, { kinds: webhook.events, since: new Date(since), until: new Date(until) });
-    await this.queueSeries(seriesIds);
-    return { data: { queued: seriesIds.length } };
+    const recovery = await this.recoveries.insert({
+      id: randomUUID(),
+      webhook_id: webhook.id,
+      organization_id: organizationId,
+      since: new Date(since),
+      until: new Date(until),
+    });
+    return { data: { recovery_id: recovery.id, status: 'queued' } };
+  }
+
+  async recovery(organizationId: string, params: RecoveryParams): Promise<ServiceResult<WebhookRecoveryView>> {
+    const recovery = await this.recoveries.findOwned(organizationId, params.webhookId, params.recoveryId);
+    if (!recovery) throw AppError.notFound('Recovery');
+    const { status, queued, started_at, finished_at } = recovery;
+    return { data: { status, queued, started_at: started_at?.toISOString() ?? null, finished_at: finished_at?.toISOString() ?? null } };
   }
 
   /**
-   * A recovery series for every event of the window the webhook never received and wants now: the store
-   * narrows by kind, `wantsEvent` decides (its tables too), as for the fan-out. Each event once.
+   * Runs a claimed recovery: a recovery series for every event of the window the webhook never received
+   * and wants now (the store narrows by kind and skips events an open recover or redeliver holds;
+   * `wantsEvent` decides on its tables, as for the fan-out), a page at a time, each page counted on the
+   * recovery as it opens. Answers false when told to stop first: the recovery stays running and, once
+   * its lease ends, any replica goes on where it stopped.
    */
-  private async openRecovery(webhook: WebhookRecord, window: { kinds: string[]; since: Date; until: Date }): Promise<string[]> {
-    const seriesIds: string[] = [];
+  async runRecovery(recovery: Recovery, keepGoing: () => boolean, renewLease: () => Promise<void>): Promise<boolean> {
+    const webhook = await this.webhooks.findOwned(recovery.organization_id, recovery.webhook_id);
+    if (!webhook) return true;
+    const window = { kinds: webhook.events, since: recovery.since, until: recovery.until };
     let after: RecoveryCandidate | undefined;
     for (;;) {
+      if (!keepGoing()) return false;
       const page = await this.store.recoveryCandidates(webhook.organization_id, webhook.id, window, after, RECOVERY_PAGE);
       const wanted = page.filter((event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }));
-      seriesIds.push(...(await this.store.openRecovery(webhook.id, wanted.map((event) => event.id))));
-      if (page.length < RECOVERY_PAGE) return seriesIds;
+      await this.queueSeries(await this.store.openRecovery(recovery.id, webhook.id, wanted.map((event) => event.id)));
+      if (page.length < RECOVERY_PAGE) return true;
       after = page[page.length - 1];
+      await renewLease();
     }
   }
 

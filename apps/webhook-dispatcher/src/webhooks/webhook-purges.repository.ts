@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@platform/persistence';
-import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, WEBHOOK_PURGES_TABLE } from '../webhooks-schema';
+import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, RECOVERIES_TABLE, WEBHOOK_PURGES_TABLE } from '../webhooks-schema';
 
 /** What one batch of a deleted webhook's purge took away. */
 export interface PurgeBatch {
@@ -39,6 +39,7 @@ export class WebhookPurgesRepository {
         `DELETE FROM ${DELIVERIES_TABLE} WHERE id IN (SELECT id FROM ${DELIVERIES_TABLE} WHERE webhook_id = $1 LIMIT $2)`,
         [purge.webhook_id, batch],
       );
+      await tx.query(`DELETE FROM ${RECOVERIES_TABLE} WHERE webhook_id = $1`, [purge.webhook_id]);
       const rows = series.length + (deliveries ?? 0);
       if (rows === 0 && purge.settled) await tx.query(`DELETE FROM ${WEBHOOK_PURGES_TABLE} WHERE webhook_id = $1`, [purge.webhook_id]);
       return { webhookId: purge.webhook_id, openSeriesIds: series.filter((s) => s.open).map((s) => s.id), rows };

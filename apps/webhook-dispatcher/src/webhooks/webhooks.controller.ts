@@ -5,6 +5,7 @@ import {
   OrgContext,
   PageQuery,
   RecoverParams,
+  RecoveryParams,
   RedeliverParams,
   RotateSecretParams,
   ServiceResult,
@@ -69,6 +70,11 @@ export class WebhooksController {
   @MessagePattern(WebhooksPatterns.recover)
   async recover(@Org() org: OrgContext, @Params() params: RecoverParams): Promise<ServiceResult> {
     return this.redelivery.recover(org.id, params);
+  }
+
+  @MessagePattern(WebhooksPatterns.recovery)
+  async recovery(@Org() org: OrgContext, @Params() params: RecoveryParams): Promise<ServiceResult> {
+    return this.redelivery.recovery(org.id, params);
   }
 
   @MessagePattern(WebhooksPatterns.test)

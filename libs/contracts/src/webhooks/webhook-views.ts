@@ -149,8 +149,29 @@ export class WebhookRedeliveryView {
   status!: 'queued';
 }
 
-/** The answer to `POST /webhooks/{id}/recover`: how many stored events were queued again. */
+export const RECOVERY_STATUSES = ['queued', 'running', 'finished', 'failed'] as const;
+export type RecoveryStatus = (typeof RECOVERY_STATUSES)[number];
+
+/** The answer to `POST /webhooks/{id}/recover`: the recovery runs in the background; follow it by its id. */
+export class WebhookRecoveryStartedView {
+  @ApiProperty({ format: 'uuid' })
+  recovery_id!: string;
+
+  @ApiProperty({ enum: ['queued'] })
+  status!: 'queued';
+}
+
+/** `GET /webhooks/{id}/recoveries/{recovery_id}`: how far a recovery got. */
 export class WebhookRecoveryView {
-  @ApiProperty({ type: 'integer', minimum: 0 })
+  @ApiProperty({ enum: RECOVERY_STATUSES, description: '`queued`, `running`, then `finished` (or `failed`, when it could not go on)' })
+  status!: RecoveryStatus;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Events queued again so far' })
   queued!: number;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  started_at!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  finished_at!: string | null;
 }

@@ -211,3 +211,11 @@ export class RecoverParams extends RecoverBody {
   @IsUUID()
   webhookId!: string;
 }
+
+export class RecoveryParams {
+  @IsUUID()
+  webhookId!: string;
+
+  @IsUUID()
+  recoveryId!: string;
+}

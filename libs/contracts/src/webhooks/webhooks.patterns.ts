@@ -10,4 +10,5 @@ export const WebhooksPatterns = {
   rotateSecret: 'webhooks.rotate-secret',
   redeliver: 'webhooks.redeliver',
   recover: 'webhooks.recover',
+  recovery: 'webhooks.recovery',
 } as const;

@@ -10,6 +10,7 @@ import {
   UpdateWebhookBody,
   WebhookCreatedView,
   WebhookDeliveryView,
+  WebhookRecoveryStartedView,
   WebhookRecoveryView,
   WebhookRedeliveryView,
   WebhookSecretRotatedView,
@@ -116,13 +117,30 @@ export class WebhooksController {
   }
 
   @Post(':webhook_id/recover')
-  @HttpCode(201)
+  @HttpCode(202)
   @RequireScope('webhooks:write')
-  @ApiOperation({ operationId: 'recoverWebhookEvents', summary: 'Queue again every stored event of the subscribed kinds in a window that this webhook never received' })
-  @ApiData(WebhookRecoveryView, 201)
+  @ApiOperation({
+    operationId: 'recoverWebhookEvents',
+    summary: 'Start queueing again, in the background, every stored event of the subscribed kinds in a window that this webhook never received; one recovery of a webhook at a time',
+  })
+  @ApiData(WebhookRecoveryStartedView, 202)
   @ApiParam({ name: 'webhook_id', format: 'uuid' })
   recover(@CallerOf() caller: Caller, @Param('webhook_id', ResourceIdPipe) webhookId: string, @Body() body: RecoverBody) {
     return this.bus.send(WebhooksPatterns.recover, caller, { ...body, webhookId });
+  }
+
+  @Get(':webhook_id/recoveries/:recovery_id')
+  @RequireScope('webhooks:read')
+  @ApiOperation({ operationId: 'getWebhookRecovery', summary: 'How far a recovery got: its status and how many events it queued' })
+  @ApiData(WebhookRecoveryView)
+  @ApiParam({ name: 'webhook_id', format: 'uuid' })
+  @ApiParam({ name: 'recovery_id', format: 'uuid' })
+  recovery(
+    @CallerOf() caller: Caller,
+    @Param('webhook_id', ResourceIdPipe) webhookId: string,
+    @Param('recovery_id', ResourceIdPipe) recoveryId: string,
+  ) {
+    return this.bus.send(WebhooksPatterns.recovery, caller, { webhookId, recoveryId });
   }
 
   @Post(':webhook_id/test')
