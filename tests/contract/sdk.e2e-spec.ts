@@ -1,7 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { allRows, ApiError, verifyWebhook, WebhookVerificationError } from '@org-data-platform/sdk';
-import { createTestOrg, eventually, sdkClient, TestOrg } from '@platform/testing';
+import { allRows, ApiError, createApiClient, rowFilter, typedTable, verifyWebhook, WebhookVerificationError } from '@org-data-platform/sdk';
+import { createTestOrg, eventually, gatewayUrl, sdkClient, TestOrg } from '@platform/testing';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -53,6 +53,61 @@ describe('the SDK against the running system', () => {
       body: { data: { score: 4 } },
     });
     expect(updated.data?.data.data.score).toBe(4);
+  });
+
+  it('with throwOnError, answers the success body or throws an ApiError with the code, message and details', async () => {
+    const api = createApiClient({ baseUrl: gatewayUrl(), apiKey: org.key, throwOnError: true });
+    const created = await api.POST('/tables', { body: { name: `Unwrapped ${Date.now()}`, fields: [{ name: 'Title', field_type: 'text' }] } });
+    expect(created.success).toBe(true);
+    expect(created.data.fields[0].slug).toBe('title');
+    const listed = await api.GET('/tables', { params: { query: { limit: 100 } } });
+    expect(listed.data.map((table) => table.id)).toContain(created.data.id);
+    expect(listed.pagination.total).toBeGreaterThanOrEqual(1);
+
+    const refused = api.POST('/tables', { body: { name: '', fields: [] } });
+    await expect(refused).rejects.toBeInstanceOf(ApiError);
+    await expect(refused).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: { field: 'name' } });
+    await expect(api.GET('/tables/{table_id}', { params: { path: { table_id: '00000000-0000-4000-8000-000000000000' } } })).rejects.toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: expect.any(String),
+    });
+  });
+
+  it('reads and writes typed rows of a table the caller describes, filtered with the typed builder', async () => {
+    type Deal = { name: string; amount: number; stage: string; tags?: string[] | null };
+    const api = sdkClient(org.key);
+    const created = await api.POST('/tables', {
+      body: {
+        name: `Deals ${Date.now()}`,
+        fields: [
+          { name: 'Name', field_type: 'text', is_required: true },
+          { name: 'Amount', field_type: 'number' },
+          { name: 'Stage', field_type: 'text' },
+          { name: 'Tags', field_type: 'multi_select', options: { values: ['vip', 'new'] } },
+        ],
+      },
+    });
+    if (created.error) throw new ApiError(created.response.status, created.error);
+    const deals = typedTable<Deal>(api, created.data.data.id);
+    const small = await deals.create({ name: 'Small', amount: 50, stage: 'open' });
+    const big = await deals.create({ name: 'Big', amount: 500, stage: 'won', tags: ['vip'] });
+    await deals.create({ name: 'Mid', amount: 200, stage: 'open', tags: ['new'] });
+    expect(small.data.amount).toBe(50);
+    expect((await deals.update(small.id, { stage: 'won' })).data).toEqual({ name: 'Small', amount: 50, stage: 'won', tags: null });
+    expect((await deals.get(big.id)).data.tags).toEqual(['vip']);
+
+    const won = await deals.list({ stage: 'won', amount: { gte: 100 } });
+    expect(won.rows.map((row) => row.data.name)).toEqual(['Big']);
+    expect(won.pagination.total).toBe(1);
+    const names: string[] = [];
+    for await (const deal of deals.all({ or: [{ tags: { contains: 'new' } }, { amount: { lt: 100 } }] }, { sort: 'amount' })) names.push(deal.data.name);
+    expect(names).toEqual(['Small', 'Mid']);
+    expect(rowFilter<Deal>({ name: { starts_with: 'B' } })).toBe('{"name":{"starts_with":"B"}}');
+
+    await deals.delete(small.id);
+    await expect(deals.get(small.id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(deals.create({ name: '', amount: 1, stage: 'x' })).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
   });
 
   it('answers the error body typed, with the status, for a refused request', async () => {

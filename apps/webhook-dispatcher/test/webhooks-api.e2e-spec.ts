@@ -34,6 +34,8 @@ describe('webhooks API', () => {
           table_ids: null,
           secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
           is_active: true,
+          active: true,
+          status: 'active',
           created_at: expect.stringMatching(ISO),
         },
       });

@@ -613,7 +613,7 @@ export interface components {
              *     }
              */
             data: {
-                [key: string]: (string | null) | number | boolean | string[] | components["schemas"]["AttachmentValue"][];
+                [key: string]: (string | null) | number | boolean | string[] | (components["schemas"]["AttachmentFile"] | components["schemas"]["AttachmentLink"])[];
             };
             /** Format: date-time */
             created_at: string;
@@ -622,7 +622,7 @@ export interface components {
         };
         RowBody: {
             /**
-             * @description field values keyed by field slug; null clears a value. An attachment value is an array of at most 20 entries: `AttachmentUploadRef` (a finished upload to attach), `AttachmentFile` as a read answered it (`{id}` is enough: keeps that file) and `AttachmentLink`.
+             * @description field values keyed by field slug; null clears a value. An attachment value is an array of at most 20 entries: `AttachmentUploadRef` (a finished upload to attach), `AttachmentKept` (a stored file the value keeps: `{id}` is enough) and `AttachmentLink`.
              * @example {
              *       "email": "ada@example.com",
              *       "amount": 12.5,
@@ -632,7 +632,7 @@ export interface components {
              *     }
              */
             data: {
-                [key: string]: (string | null) | number | boolean | string[] | components["schemas"]["AttachmentValue"][];
+                [key: string]: (string | null) | number | boolean | string[] | (components["schemas"]["AttachmentUploadRef"] | components["schemas"]["AttachmentKept"] | components["schemas"]["AttachmentLink"])[];
             };
         };
         BatchCreateRowsBody: {
@@ -642,7 +642,7 @@ export interface components {
         };
         RowUpdateItem: {
             /**
-             * @description field values keyed by field slug; null clears a value. An attachment value is an array of at most 20 entries: `AttachmentUploadRef` (a finished upload to attach), `AttachmentFile` as a read answered it (`{id}` is enough: keeps that file) and `AttachmentLink`.
+             * @description field values keyed by field slug; null clears a value. An attachment value is an array of at most 20 entries: `AttachmentUploadRef` (a finished upload to attach), `AttachmentKept` (a stored file the value keeps: `{id}` is enough) and `AttachmentLink`.
              * @example {
              *       "email": "ada@example.com",
              *       "amount": 12.5,
@@ -652,7 +652,7 @@ export interface components {
              *     }
              */
             data: {
-                [key: string]: (string | null) | number | boolean | string[] | components["schemas"]["AttachmentValue"][];
+                [key: string]: (string | null) | number | boolean | string[] | (components["schemas"]["AttachmentUploadRef"] | components["schemas"]["AttachmentKept"] | components["schemas"]["AttachmentLink"])[];
             };
             /** Format: uuid */
             id: string;
@@ -775,7 +775,11 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+            /** @description the interface's name of `active` */
             is_active: boolean;
+            /** @description as in every other webhook view */
+            active: boolean;
+            status: components["schemas"]["WebhookStatus"];
             /** Format: date-time */
             created_at: string;
         };
@@ -1132,7 +1136,7 @@ export interface components {
              *     }
              */
             row_data: {
-                [key: string]: (string | null) | number | boolean | string[] | components["schemas"]["AttachmentValue"][];
+                [key: string]: (string | null) | number | boolean | string[] | (components["schemas"]["AttachmentFile"] | components["schemas"]["AttachmentLink"])[];
             };
         };
         RowEventPayload: {
@@ -1166,7 +1170,7 @@ export interface components {
              *     }
              */
             row_data: {
-                [key: string]: (string | null) | number | boolean | string[] | components["schemas"]["AttachmentValue"][];
+                [key: string]: (string | null) | number | boolean | string[] | (components["schemas"]["AttachmentFile"] | components["schemas"]["AttachmentLink"])[];
             };
             /**
              * @description the whole row before the change
@@ -1179,7 +1183,7 @@ export interface components {
              *     }
              */
             previous_row_data: {
-                [key: string]: (string | null) | number | boolean | string[] | components["schemas"]["AttachmentValue"][];
+                [key: string]: (string | null) | number | boolean | string[] | (components["schemas"]["AttachmentFile"] | components["schemas"]["AttachmentLink"])[];
             };
             /** @description slugs of the fields whose value changed */
             changed_fields: string[];
@@ -1286,14 +1290,20 @@ export interface components {
             event: "webhook.test";
             data: components["schemas"]["WebhookTestEventData"];
         };
-        AttachmentValue: {
-            /** @example https://files.example.com/contract.pdf */
-            url: string;
-            /** @example contract.pdf */
-            filename: string;
+        AttachmentKept: {
+            /**
+             * Format: uuid
+             * @description the id of a file the value holds now
+             */
+            id: string;
+            /** @description when given, must be unchanged */
+            filename?: string;
+            /** @description when given, must be unchanged */
             size?: number;
-            /** @example application/pdf */
+            /** @description when given, must be unchanged */
             mime_type?: string;
+            /** @description ignored */
+            url?: string;
         };
         /** @description Every failure, whatever the status. */
         ErrorResponse: {

@@ -1,4 +1,4 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
 import type { components, paths } from './api-types';
 
 export interface ApiClientOptions {
@@ -15,6 +15,27 @@ export interface ApiClientOptions {
 /** The client: `GET`, `POST`, `PUT`, `PATCH`, `DELETE` on the API's paths, with typed params, bodies, data and errors. */
 export type ApiClient = Client<paths>;
 
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type InitArgs<Init> = [RequiredKeys<Init>] extends [never] ? [init?: Init] : [init: Init];
+/** One method of the data client: the success body of the call, or an `ApiError` thrown. */
+type DataMethod<M extends Method> = <Path extends ClientPathsWithMethod<ApiClient, M>, Init extends MaybeOptionalInit<paths[Path], M>>(
+  url: Path,
+  ...init: InitArgs<Init>
+) => Promise<NonNullable<FetchResponse<paths[Path][M] & Record<string | number, unknown>, Init, `${string}/${string}`>['data']>>;
+
+/**
+ * The client made with `throwOnError: true`: each call answers the success body (`{success, data,
+ * pagination?}`) and throws an `ApiError` (status, code, message, details) for anything else.
+ */
+export interface DataClient {
+  GET: DataMethod<'get'>;
+  POST: DataMethod<'post'>;
+  PUT: DataMethod<'put'>;
+  PATCH: DataMethod<'patch'>;
+  DELETE: DataMethod<'delete'>;
+}
+
 /** A schema of the API by name: `Schema<'TableDetail'>`, `Schema<'RowEventPayload'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 
@@ -28,21 +49,41 @@ export type ErrorResponse = Schema<'ErrorResponse'>;
  *     const api = createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey: process.env.KEY! });
  *     const { data, error } = await api.POST('/tables/{table_id}/rows', { params: { path: { table_id } }, body: { data: { email } } });
  */
-export function createApiClient({ baseUrl, apiKey, fetch, headers }: ApiClientOptions): ApiClient {
-  return createClient<paths>({
+export function createApiClient(options: ApiClientOptions & { throwOnError: true }): DataClient;
+export function createApiClient(options: ApiClientOptions & { throwOnError?: false }): ApiClient;
+export function createApiClient({ baseUrl, apiKey, fetch, headers, throwOnError }: ApiClientOptions & { throwOnError?: boolean }): ApiClient | DataClient {
+  const client = createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ''),
     headers: { ...headers, Authorization: `Bearer ${apiKey}` },
     ...(fetch ? { fetch } : {}),
   });
+  return throwOnError ? throwingOnError(client) : client;
 }
 
-/** A failed call, for code that prefers exceptions to checking `error` (the iterators throw it). */
+function throwingOnError(client: ApiClient): DataClient {
+  const method =
+    (name: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE') =>
+    async (url: string, init?: object): Promise<unknown> => {
+      const call = client[name] as (url: string, init?: object) => Promise<{ data?: unknown; error?: ErrorResponse; response: Response }>;
+      const { data, error, response } = await call(url, init);
+      if (error !== undefined) throw new ApiError(response.status, error);
+      return data;
+    };
+  return { GET: method('GET'), POST: method('POST'), PUT: method('PUT'), PATCH: method('PATCH'), DELETE: method('DELETE') } as DataClient;
+}
+
+/** A failed call: the HTTP status and the error body's `code`, `message` and `details`. */
 export class ApiError extends Error {
+  readonly code: ErrorResponse['error']['code'];
+  readonly details: ErrorResponse['error']['details'];
+
   constructor(
     readonly status: number,
     readonly body: ErrorResponse,
   ) {
-    super(`${status} ${body.error.code}: ${body.error.message}`);
+    super(body.error.message);
     this.name = 'ApiError';
+    this.code = body.error.code;
+    this.details = body.error.details;
   }
 }

@@ -1,5 +1,9 @@
 export { ApiError, createApiClient } from './client';
-export type { ApiClient, ApiClientOptions, ErrorResponse, Schema } from './client';
+export type { ApiClient, ApiClientOptions, DataClient, ErrorResponse, Schema } from './client';
+export { rowFilter } from './row-filter';
+export type { Condition, Operators, RowFilter } from './row-filter';
+export { typedTable } from './typed-table';
+export type { RowValues, TypedRow, TypedTable } from './typed-table';
 export { allRows } from './rows';
 export type { AllRowsQuery } from './rows';
 export { verifyWebhook, WebhookVerificationError } from './verify-webhook';

@@ -2,7 +2,7 @@
 // everything below must type-check without a cast. It imports the package by its published name, as a
 // user's project does, so the in-repo relative-import rule does not apply here.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { allRows, ApiError, createApiClient, type Schema, verifyWebhook, type WebhookPayload } from '@org-data-platform/sdk';
+import { allRows, ApiError, createApiClient, rowFilter, type Schema, typedTable, verifyWebhook, type WebhookPayload } from '@org-data-platform/sdk';
 
 export async function sample(apiKey: string): Promise<string[]> {
   const api = createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey });
@@ -42,4 +42,38 @@ export function receive(secret: string, rawBody: string, headers: Record<string,
   if (payload.event === 'row.created') return payload.data.row_id;
   if (payload.event === 'row.updated') return payload.data.changed_fields.join(',');
   return payload.event;
+}
+
+type Deal = { name: string; amount: number; stage: string; tags?: string[] | null };
+
+/** Calls that return their data or throw, and typed rows: wrong slugs and operands must not compile. */
+export async function typed(apiKey: string): Promise<number> {
+  const api = createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey, throwOnError: true });
+  const table: Schema<'TableDetail'> = (await api.GET('/tables/{table_id}', { params: { path: { table_id: 't' } } })).data;
+  const tables: Schema<'TableListItem'>[] = (await api.GET('/tables')).data;
+
+  const deals = typedTable<Deal>(createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey }), table.id);
+  const created = await deals.create({ name: 'Big', amount: 500, stage: 'won' });
+  const amount: number = created.data.amount;
+  // @ts-expect-error a Deal has no such field
+  await deals.create({ name: 'x', amount: 1, stage: 'open', nope: true });
+  // @ts-expect-error amount is a number
+  await deals.update(created.id, { amount: 'lots' });
+  const page = await deals.list({ amount: { gte: 100 }, or: [{ stage: 'won' }, { tags: { contains: 'vip' } }] });
+
+  rowFilter<Deal>({ name: { starts_with: 'B' }, created_at: { gte: '2026-11-01T00:00:00Z' } });
+  // @ts-expect-error contains is not an operator of a number
+  rowFilter<Deal>({ amount: { contains: 'x' } });
+  // @ts-expect-error the operand of gte on a number is a number
+  rowFilter<Deal>({ amount: { gte: '100' } });
+  // @ts-expect-error no field of that slug
+  rowFilter<Deal>({ owner: 'ada' });
+  const rows = createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey, throwOnError: true });
+  const attached = await rows.POST('/tables/{table_id}/rows', {
+    params: { path: { table_id: table.id } },
+    body: { data: { documents: [{ upload_id: 'u' }, { id: 'kept-file' }, { url: 'https://example.com/terms.pdf', filename: 'terms.pdf' }] } },
+  });
+  const documents = attached.data.data.documents;
+  const names = Array.isArray(documents) ? documents.map((entry) => (typeof entry === 'string' ? entry : entry.filename)) : [];
+  return amount + page.rows.length + tables.length + names.length;
 }

@@ -11,6 +11,8 @@ export function createdView(webhook: WebhookRecord, secret: string): WebhookCrea
     table_ids: webhook.table_ids,
     secret,
     is_active: webhook.active,
+    active: webhook.active,
+    status: statusOf(webhook),
     created_at: webhook.created_at.toISOString(),
   };
 }

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { JsonData } from '../json-data';
 import { LimitQuery, QueryInteger } from '../pagination';
-import { ROW_DATA_SCHEMA } from './table.views';
+import { ROW_WRITE_DATA_SCHEMA } from './table.views';
 
 export const MAX_FILTER_LENGTH = 8_192;
 /** Rows in one batch request: one transaction, all or nothing. */
@@ -22,10 +22,10 @@ const FILTER_GRAMMAR = [
 
 export class RowBody {
   @ApiProperty({
-    ...ROW_DATA_SCHEMA,
+    ...ROW_WRITE_DATA_SCHEMA,
     description:
       'field values keyed by field slug; null clears a value. An attachment value is an array of at most 20 entries: `AttachmentUploadRef` ' +
-      '(a finished upload to attach), `AttachmentFile` as a read answered it (`{id}` is enough: keeps that file) and `AttachmentLink`.',
+      '(a finished upload to attach), `AttachmentKept` (a stored file the value keeps: `{id}` is enough) and `AttachmentLink`.',
   })
   @JsonData()
   @IsDefined()

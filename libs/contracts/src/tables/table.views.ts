@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { FIELD_TYPES, FieldType } from './field-types';
+import { AttachmentFile, AttachmentKept, AttachmentLink, AttachmentUploadRef } from './upload.dto';
 
 /** Type-specific options of a field; each type takes only its own (the service refuses the others). */
 export class FieldOptions {
@@ -74,42 +75,35 @@ export class TableDetail extends TableListItem {
   fields!: FieldView[];
 }
 
-/** A file or link in an `attachment` value. */
-export class AttachmentValue {
-  @ApiProperty({ example: 'https://files.example.com/contract.pdf' })
-  url!: string;
-
-  @ApiProperty({ example: 'contract.pdf' })
-  filename!: string;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
-  size?: number;
-
-  @ApiPropertyOptional({ example: 'application/pdf' })
-  mime_type?: string;
-}
-
 /**
  * One value of row data, by field type: text-like types, `date` (`YYYY-MM-DD`), `datetime` (UTC `Z`),
  * `select`, `email`, `url` and `phone` (E.164) are strings; `number` and `currency` numbers; `checkbox`
- * a boolean; `multi_select` an array of strings; `attachment` an array of files; unset is null.
+ * a boolean; `multi_select` an array of strings; `attachment` an array of entries (`entries`); unset is null.
  */
-export const ROW_VALUE_SCHEMA = {
-  anyOf: [
-    // OpenAPI 3.0 allows `nullable` only beside a `type`: null rides on the first alternative.
-    { type: 'string', nullable: true },
-    { type: 'number' },
-    { type: 'boolean' },
-    { type: 'array', items: { type: 'string' } },
-    { type: 'array', items: { $ref: getSchemaPath(AttachmentValue) } },
-  ],
-};
+function rowValueSchema(entries: readonly (abstract new () => unknown)[]) {
+  return {
+    anyOf: [
+      // OpenAPI 3.0 allows `nullable` only beside a `type`: null rides on the first alternative.
+      { type: 'string', nullable: true },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { type: 'string' } },
+      { type: 'array', items: { anyOf: entries.map((entry) => ({ $ref: getSchemaPath(entry) })) } },
+    ],
+  };
+}
 
-/** Field values keyed by field slug. */
+/** Field values keyed by field slug, as answers and events show them: an attachment holds stored files and links. */
 export const ROW_DATA_SCHEMA = {
   type: 'object',
-  additionalProperties: ROW_VALUE_SCHEMA,
+  additionalProperties: rowValueSchema([AttachmentFile, AttachmentLink]),
   example: { email: 'ada@example.com', amount: 12.5, tags: ['new'] },
+} as const;
+
+/** Field values keyed by field slug, as a write sends them: an attachment holds uploads to attach, kept files and links. */
+export const ROW_WRITE_DATA_SCHEMA = {
+  ...ROW_DATA_SCHEMA,
+  additionalProperties: rowValueSchema([AttachmentUploadRef, AttachmentKept, AttachmentLink]),
 } as const;
 
 export class RowView {
@@ -127,4 +121,4 @@ export class RowView {
 }
 
 /** Models only reachable through a `$ref` in a schema literal; the document must list them itself. */
-export const TABLES_EXTRA_MODELS = [AttachmentValue];
+export const TABLES_EXTRA_MODELS = [AttachmentFile, AttachmentLink, AttachmentUploadRef, AttachmentKept];

@@ -88,6 +88,24 @@ export class AttachmentLink {
   mime_type?: string;
 }
 
+/** In a written attachment value: a stored file the value keeps, as a read answered it (`{id}` is enough). */
+export class AttachmentKept {
+  @ApiProperty({ format: 'uuid', description: 'the id of a file the value holds now' })
+  id!: string;
+
+  @ApiPropertyOptional({ description: 'when given, must be unchanged' })
+  filename?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'when given, must be unchanged' })
+  size?: number;
+
+  @ApiPropertyOptional({ description: 'when given, must be unchanged' })
+  mime_type?: string;
+
+  @ApiPropertyOptional({ description: 'ignored' })
+  url?: string;
+}
+
 /** In a written attachment value: a finished upload of this table to attach. */
 export class AttachmentUploadRef {
   @ApiProperty({ format: 'uuid' })

@@ -37,8 +37,14 @@ export class WebhookCreatedView {
   @ApiProperty({ pattern: '^whsec_', description: 'the signing secret; shown in this answer only', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
   secret!: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'the interface\'s name of `active`' })
   is_active!: boolean;
+
+  @ApiProperty({ description: 'as in every other webhook view' })
+  active!: boolean;
+
+  @ApiProperty({ enum: WEBHOOK_STATUSES, enumName: 'WebhookStatus' })
+  status!: WebhookStatus;
 
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
