@@ -1,9 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceCoreModule } from '@platform/service';
+import { NatsConnectionModule, OutboxWakeModule, ServiceCoreModule } from '@platform/service';
 import { DomainsHandlers } from './domain/domains.handlers';
 import { DomainsRepository } from './domain/domains.repository';
 import { DomainsService } from './domain/domains.service';
 import { DomainsConfig } from './domains.config';
+import { DOMAINS_OUTBOX } from './domains-schema';
 import { EmailAddressesHandlers } from './email-address/email-addresses.handlers';
 import { EmailAddressesRepository } from './email-address/email-addresses.repository';
 import { EmailAddressesService } from './email-address/email-addresses.service';
@@ -18,6 +19,8 @@ export class DomainsModule {
       module: DomainsModule,
       imports: [
         ServiceCoreModule.forRoot({ name: 'domains', config, database: true }),
+        NatsConnectionModule.forRoot('domains'),
+        OutboxWakeModule.forOutbox(DOMAINS_OUTBOX),
       ],
       providers: [
         DomainsHandlers,

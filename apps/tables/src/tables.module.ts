@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceCoreModule } from '@platform/service';
+import { NatsConnectionModule, OutboxWakeModule, ServiceCoreModule } from '@platform/service';
 import { AttachmentFiles } from './attachments/attachment-files';
 import { FileCleanup } from './attachments/file-cleanup';
 import { ObjectDeletionsRepository } from './attachments/object-deletions.repository';
@@ -19,6 +19,7 @@ import { TablesService } from './tables/tables.service';
 import { UserTableCache } from './tables/user-table.cache';
 import { UserTableRepository } from './tables/user-table.repository';
 import { TablesConfig } from './tables.config';
+import { TABLES_OUTBOX } from './tables-schema';
 
 /** Files of attachment fields: presigned uploads, their checks, download links and the cleanup of storage. */
 const ATTACHMENT_PROVIDERS = [ObjectStorage, UploadsRepository, UploadsService, ObjectDeletionsRepository, AttachmentFiles, FileCleanup];
@@ -29,7 +30,7 @@ export class TablesModule {
   static forRoot(config: TablesConfig): DynamicModule {
     return {
       module: TablesModule,
-      imports: [ServiceCoreModule.forRoot({ name: 'tables', config, database: true })],
+      imports: [ServiceCoreModule.forRoot({ name: 'tables', config, database: true }), NatsConnectionModule.forRoot('tables'), OutboxWakeModule.forOutbox(TABLES_OUTBOX)],
       controllers: [TablesController, RowsController, RowBatchesController, UploadsController],
       providers: [
         UserTableRepository,

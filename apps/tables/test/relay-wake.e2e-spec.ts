@@ -1,45 +1,74 @@
 import 'reflect-metadata';
-import { eventually, testDatabaseUrl } from '@platform/testing';
-import { Client } from 'pg';
+import { outboxWakeSubject } from '@platform/messaging';
+import { eventually, stackEnv } from '@platform/testing';
+import { connect, NatsConnection } from 'nats';
 import { createTable, newOrg } from './tables-fixtures';
 
-/** The relay does not wait for its next poll: a commit into the outbox NOTIFYs the channel it LISTENs on. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The relay does not wait for its next poll (a second apart): the tables service announces each commit
+ * into the outbox on a core NATS subject, after the commit, and the relay publishes at once.
+ */
 describe('tables relay wake-up', () => {
-  let db: Client;
+  let nc: NatsConnection;
 
   beforeAll(async () => {
-    db = new Client({ connectionString: testDatabaseUrl() });
-    await db.connect();
+    nc = await connect({ servers: stackEnv().NATS_URL });
   });
 
   afterAll(async () => {
-    await db.end();
+    await nc.close();
   });
 
-  it('announces every committed create on the tables outbox channel', async () => {
+  it('announces every committed create on the wake subject, and nothing for a refused one', async () => {
     const org = await newOrg();
     const { id: tableId } = await createTable(org.api, [{ name: 'N', field_type: 'number' }]);
-    const announced: string[] = [];
-    db.on('notification', (message) => announced.push(message.channel));
-    await db.query('LISTEN tables_outbox');
-    const created = await org.api.post(`/tables/${tableId}/rows`, { data: { n: 1 } });
-    expect(created.status).toBe(201);
-    await eventually(() => expect(announced).toContain('tables_outbox'));
-    // A write that fails commits nothing and announces nothing.
-    announced.length = 0;
-    const refused = await org.api.post(`/tables/${tableId}/rows`, { data: { n: 'not a number' } });
-    expect(refused.status).toBe(400);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(announced).toEqual([]);
+    let announced = 0;
+    const subscription = nc.subscribe(outboxWakeSubject('tables'), { callback: () => (announced += 1) });
+    await nc.flush();
+    try {
+      const created = await org.api.post(`/tables/${tableId}/rows`, { data: { n: 1 } });
+      expect(created.status).toBe(201);
+      await eventually(() => expect(announced).toBeGreaterThanOrEqual(1));
+      // A write that fails commits nothing and announces nothing.
+      await sleep(100);
+      announced = 0;
+      const refused = await org.api.post(`/tables/${tableId}/rows`, { data: { n: 'not a number' } });
+      expect(refused.status).toBe(400);
+      await sleep(300);
+      expect(announced).toBe(0);
+    } finally {
+      subscription.unsubscribe();
+    }
   });
 
-  it('has the tables relay listening on that channel', async () => {
-    await eventually(async () => {
-      const { rows } = await db.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND application_name = 'tables-relay' AND query = 'LISTEN "tables_outbox"'`,
-      );
-      expect(rows[0].n).toBeGreaterThanOrEqual(1);
+  it('publishes each create soon after its commit, not at the relay poll a second later', async () => {
+    const org = await newOrg();
+    const { id: tableId } = await createTable(org.api, [{ name: 'N', field_type: 'number' }]);
+    const arrivals = new Map<number, number>();
+    // JetStream publishes reach core subscribers of the subject too.
+    const subscription = nc.subscribe(`events.${org.orgId}.row.created`, {
+      callback: (_error, message) => arrivals.set(message.json<{ data: { row_data: { n: number } } }>().data.row_data.n, performance.now()),
     });
+    await nc.flush();
+    const latencies: number[] = [];
+    try {
+      for (let n = 1; n <= 5; n += 1) {
+        // Apart by more than a poll, so that each event waits alone for whatever wakes the relay.
+        await sleep(1_100);
+        const created = await org.api.post(`/tables/${tableId}/rows`, { data: { n } });
+        expect(created.status).toBe(201);
+        const answeredAt = performance.now();
+        await eventually(() => expect(arrivals.has(n)).toBe(true));
+        latencies.push(Math.max(0, (arrivals.get(n) as number) - answeredAt));
+      }
+    } finally {
+      subscription.unsubscribe();
+    }
+    // Polling alone would spread these evenly over 0-1000 ms.
+    latencies.sort((a, b) => a - b);
+    expect(latencies[2]).toBeLessThan(200);
+    expect(latencies[4]).toBeLessThan(500);
   });
 });

@@ -62,6 +62,7 @@ export class RowsRepository {
       published AS (${TABLES_OUTBOX.insertStatement([event], (value) => params.add(value), 'inserted')})
       SELECT * FROM inserted`;
     const { rows } = await db.query<RowRecord>(sql, params.values);
+    if (rows[0]) TABLES_OUTBOX.written(db);
     return rows[0];
   }
 

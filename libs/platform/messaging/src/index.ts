@@ -1,6 +1,7 @@
 export * from './nats-connection';
 export * from './events-stream';
 export * from './outbox-relay';
+export * from './outbox-wake';
 export * from './service-reply.interceptor';
 export * from './service-payload';
 export * from './request-scope.interceptor';

@@ -1,5 +1,5 @@
-import pg, { type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
-import { quoteIdent } from './identifiers';
+import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { beginCommitHooks, endCommitHooks } from './commit-hooks';
 import { ScopedPool } from './scoped-pool';
 
 /** What a repository runs its statements on: the database itself, or one transaction of it. */
@@ -57,14 +57,18 @@ export class Database implements Sql {
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     return this.withConnection(async (client) => {
       await client.query('BEGIN');
+      beginCommitHooks(client);
+      let result: T;
       try {
-        const result = await work(client);
+        result = await work(client);
         await client.query('COMMIT');
-        return result;
       } catch (error) {
+        endCommitHooks(client, false);
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       }
+      endCommitHooks(client, true);
+      return result;
     });
   }
 
@@ -74,35 +78,6 @@ export class Database implements Sql {
 
   close(): Promise<void> {
     return this.pool.end();
-  }
-
-  /**
-   * LISTENs on `channel` on a connection of its own, outside the pool: `onNotify` runs for each
-   * notification, `onLost` once when the connection fails. Answers how to stop listening.
-   */
-  async listen(channel: string, onNotify: () => void, onLost: () => void): Promise<() => Promise<void>> {
-    const client = new pg.Client({ connectionString: this.options.url, application_name: this.options.applicationName });
-    let lost = false;
-    const lose = () => {
-      if (lost) return;
-      lost = true;
-      onLost();
-    };
-    client.on('error', lose);
-    client.on('end', lose);
-    client.on('notification', onNotify);
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${quoteIdent(channel)}`);
-    } catch (error) {
-      lost = true;
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    return async () => {
-      lost = true;
-      await client.end().catch(() => undefined);
-    };
   }
 
   private async withConnection<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {

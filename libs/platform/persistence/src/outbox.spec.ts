@@ -69,3 +69,60 @@ describe('Outbox.take', () => {
     expect(await waiting()).toEqual([]);
   });
 });
+
+describe('Outbox announcements', () => {
+  const db = new Database({ url: DATABASE_URL, poolSize: 2, organizationShare: 1, applicationName: `outbox-spec-announce-${process.pid}` });
+  const outbox = new Outbox(`${SCHEMA}_announce`);
+  const seen: string[] = [];
+  const visibleEntries = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${outbox.schema}.outbox`)).rows[0].n;
+
+  beforeAll(async () => {
+    await db.query(`DROP SCHEMA IF EXISTS ${outbox.schema} CASCADE`);
+    await db.query(`CREATE SCHEMA ${outbox.schema}`);
+    for (const statement of outboxTableSql(outbox.schema)) await db.query(statement);
+    // Each announcement records how many entries another connection sees at that moment.
+    outbox.announceWith(() => void visibleEntries().then((n) => seen.push(`announced, ${n} visible`)));
+  });
+
+  beforeEach(() => {
+    seen.length = 0;
+  });
+
+  afterAll(async () => {
+    await db.query(`DROP SCHEMA IF EXISTS ${outbox.schema} CASCADE`);
+    await db.close();
+  });
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+  it('announces a transaction once, after it commits, however many writes it made', async () => {
+    await db.transaction(async (tx) => {
+      await outbox.write(tx, [buildEvent(ORGANIZATION, 'row.created', { n: 1 })]);
+      await outbox.write(tx, [buildEvent(ORGANIZATION, 'row.created', { n: 2 })]);
+      await settle();
+      expect(seen).toEqual([]);
+    });
+    await settle();
+    expect(seen).toEqual(['announced, 2 visible']);
+  });
+
+  it('announces nothing for a transaction that rolls back', async () => {
+    const before = await visibleEntries();
+    await expect(
+      db.transaction(async (tx) => {
+        await outbox.write(tx, [buildEvent(ORGANIZATION, 'row.created', { n: 3 })]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await settle();
+    expect(seen).toEqual([]);
+    expect(await visibleEntries()).toBe(before);
+  });
+
+  it('announces a write outside a transaction as soon as it is done', async () => {
+    const before = await visibleEntries();
+    await outbox.write(db, [buildEvent(ORGANIZATION, 'row.created', { n: 4 })]);
+    await settle();
+    expect(seen).toEqual([`announced, ${before + 1} visible`]);
+  });
+});

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@contracts';
 import { eventSubject } from '@contracts';
+import { afterCommit } from './commit-hooks';
 import type { Sql } from './database';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { quoteIdent } from './identifiers';
 
 /** DDL for a context's outbox; call it from that context's first migration. */
@@ -18,14 +20,16 @@ export function outboxTableSql(schema: string): string[] {
   ];
 }
 
-/** The channel a context's outbox announces new events on; its relay LISTENs there. */
+/** The channel the outbox wake trigger of the second round notified (outboxWakeSql); no relay listens there now. */
 export function outboxChannel(schema: string): string {
   return `${schema}_outbox`;
 }
 
 /**
- * DDL that makes every statement inserting into a context's outbox NOTIFY its channel at commit, so the
- * relay publishes at once instead of at its next poll. Call it from a migration of that context.
+ * DDL of the second round's wake: every statement inserting into a context's outbox NOTIFYs its channel at
+ * commit. Such commits serialize on Postgres's one notification lock, held through the commit's WAL flush,
+ * so the trigger is dropped again (dropOutboxWakeSql) and the writer announces its commits instead
+ * (Outbox.announceWith). Kept for the migrations that created it.
  */
 export function outboxWakeSql(schema: string): string[] {
   const function_ = `${quoteIdent(schema)}.outbox_notify`;
@@ -40,6 +44,21 @@ export function outboxWakeSql(schema: string): string[] {
 /** Undoes outboxWakeSql. */
 export function dropOutboxWakeSql(schema: string): string[] {
   return [`DROP TRIGGER IF EXISTS outbox_notify ON ${quoteIdent(schema)}.outbox`, `DROP FUNCTION IF EXISTS ${quoteIdent(schema)}.outbox_notify()`];
+}
+
+/** The migration of a context's schema that drops its outbox wake trigger: its writers announce their commits (Outbox.announceWith). */
+export function announcedOutboxMigration(schema: string): new () => MigrationInterface {
+  return class OutboxAnnounced1764450000000 implements MigrationInterface {
+    name = 'OutboxAnnounced1764450000000';
+
+    async up(db: QueryRunner): Promise<void> {
+      for (const sql of dropOutboxWakeSql(schema)) await db.query(sql);
+    }
+
+    async down(db: QueryRunner): Promise<void> {
+      for (const sql of outboxWakeSql(schema)) await db.query(sql);
+    }
+  };
 }
 
 export function buildEvent<D>(organizationId: string, kind: string, data: D, at: Date = new Date()): DomainEvent<D> {
@@ -63,9 +82,18 @@ export interface OutboxEntry {
  */
 export class Outbox {
   private readonly table: string;
+  private announce?: () => void;
 
   constructor(readonly schema: string) {
     this.table = `${quoteIdent(schema)}.outbox`;
+  }
+
+  /**
+   * How this process tells the relays that entries it wrote have committed. A hint only: a relay that
+   * misses it finds the entries at its next poll.
+   */
+  announceWith(announce: () => void): void {
+    this.announce = announce;
   }
 
   async write(db: Sql, events: readonly DomainEvent[]): Promise<void> {
@@ -73,6 +101,12 @@ export class Outbox {
     const values: unknown[] = [];
     const sql = this.insertStatement(events, (value) => `$${values.push(value)}`);
     await db.query(sql, values);
+    this.written(db);
+  }
+
+  /** Announces, once `db`'s transaction commits, that entries were written on it; `write` calls it, a caller of `insertStatement` does. */
+  written(db: Sql): void {
+    if (this.announce) afterCommit(db, this.announce);
   }
 
   /**

@@ -8,4 +8,5 @@ export * from './database.module';
 export * from './nats-connection.module';
 export * from './redis.module';
 export * from './outbox-relay.module';
+export * from './outbox-wake.module';
 export * from './background-jobs';

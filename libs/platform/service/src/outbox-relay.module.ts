@@ -11,7 +11,7 @@ const OUTBOX_RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
 interface RelayModuleOptions {
   schema: string;
   app: string;
-  /** Pause between polls of an empty outbox: how late the first event after a quiet spell may leave. */
+  /** Pause between polls of an empty outbox when no commit is announced (see OutboxRelayOptions). */
   idleMs?: number;
 }
 const outboxLag = gauge('outbox_lag_seconds', 'Age of the oldest event not yet published', ['schema']);
@@ -31,7 +31,7 @@ class OutboxRelayRunner implements OnApplicationBootstrap, OnApplicationShutdown
   onApplicationBootstrap(): void {
     const { schema, app, idleMs } = this.options;
     const onPublished = (count: number) => outboxPublished.inc({ schema }, count);
-    this.relay = new OutboxRelay(this.database, new Outbox(schema), this.nc.jetstream(), createLogger(app), { onPublished, idleMs });
+    this.relay = new OutboxRelay(this.database, new Outbox(schema), this.nc, createLogger(app), { onPublished, idleMs });
     this.relay.start();
     this.lagTimer = setInterval(() => {
       this.relay?.lagSeconds().then((lag) => outboxLag.set({ schema }, lag), () => undefined);
