@@ -21,6 +21,13 @@ export class DeliveryQueueClient {
     return event;
   }
 
+  /** Every key in Redis that names this queue: its own and the workers' in-flight bookkeeping for it. */
+  async keys(): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const batch of this.redis.scanStream({ match: `*${this.name}*`, count: 1_000 })) keys.push(...(batch as string[]));
+    return keys;
+  }
+
   async close(): Promise<void> {
     await this.queue.obliterate({ force: true }).catch(() => undefined);
     await this.queue.close();

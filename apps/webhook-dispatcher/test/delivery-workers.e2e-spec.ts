@@ -58,6 +58,36 @@ describe('delivery workers', () => {
     }
   });
 
+  it('leaves nothing in Redis of a delivery once it is finished, delivered or given up', async () => {
+    const queue = new DeliveryQueueClient();
+    try {
+      await worker({ WEBHOOK_QUEUE: queue.name, WEBHOOK_RETRY_DELAYS: '20ms,20ms,20ms,20ms,20ms' });
+      const good = uniquePath('finished-ok');
+      const bad = uniquePath('finished-failing');
+      receiver.on(bad, () => ({ status: 500 }));
+      const delivered = await createWebhook(api, receiver.url(good), ['row.created']);
+      const refused = await createWebhook(api, receiver.url(bad), ['row.created']);
+      const sent = await Promise.all([
+        ...Array.from({ length: 10 }, () => queue.deliver(orgId, delivered.id, 'row.created')),
+        ...Array.from({ length: 2 }, () => queue.deliver(orgId, refused.id, 'row.created')),
+      ]);
+      await eventually(
+        async () => {
+          expect(receiver.at(good)).toHaveLength(10);
+          // Six attempts each, the last one given up.
+          expect(receiver.at(bad)).toHaveLength(12);
+          expect(await queue.queue.getJobCounts()).toEqual(expect.objectContaining({ active: 0, waiting: 0, delayed: 0, completed: 0, failed: 0 }));
+        },
+        { timeoutMs: 20_000 },
+      );
+      const ids = [delivered.id, refused.id, ...sent.map((event) => event.id)];
+      const keys = await queue.keys();
+      expect(keys.filter((key) => ids.some((id) => key.includes(id)))).toEqual([]);
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('refuses blocked targets again at delivery time when private targets are not allowed', async () => {
     const dns = await ARecordDns.start({ 'internal.example.test': { a: ['127.0.0.1'] }, 'v6.example.test': { aaaa: ['::1'] } });
     const queue = new DeliveryQueueClient();

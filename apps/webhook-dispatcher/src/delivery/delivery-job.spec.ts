@@ -20,7 +20,7 @@ describe('delivery jobs', () => {
 
   it('are tried six times with the custom backoff, and remembered a day after success', () => {
     const job = deliveryJob(data);
-    expect(job.opts).toMatchObject({ attempts: 6, backoff: { type: 'webhook-schedule' }, removeOnComplete: { age: 86_400 }, delay: 0 });
+    expect(job.opts).toMatchObject({ attempts: 6, backoff: { type: 'webhook-schedule' }, removeOnComplete: true, removeOnFail: true, delay: 0 });
     expect(DELIVERY_ATTEMPTS).toBe(6);
     expect([0, 1, 5].map((made) => attemptNumber(data, made))).toEqual([1, 2, 6]);
   });

@@ -5,8 +5,6 @@ export const DELIVERY_ATTEMPTS = 6;
 /** The custom backoff the worker's `backoffStrategy` answers for. */
 export const RETRY_BACKOFF_TYPE = 'webhook-schedule';
 
-const DAY_SECONDS = 86_400;
-
 /** One delivery series (one event for one webhook); the body is the exact payload that is signed and sent on every attempt. */
 export interface DeliveryJob {
   /** The series in the event store; jobs queued before the store existed have none. */
@@ -32,9 +30,10 @@ export function deliveryJobId(data: Pick<DeliveryJob, 'seriesId' | 'eventId' | '
 export const deliveryJobOptions: JobsOptions = {
   attempts: DELIVERY_ATTEMPTS,
   backoff: { type: RETRY_BACKOFF_TYPE },
-  // Finished jobs are kept a day so their ids still drop a late repeat of the same series.
-  removeOnComplete: { age: DAY_SECONDS },
-  removeOnFail: { age: 7 * DAY_SECONDS },
+  // Redis holds only work in progress. A finished job's series is finished in Postgres before the job
+  // ends, so a late repeat of it (the fan-out handed the event again, the reconciler) queues nothing.
+  removeOnComplete: true,
+  removeOnFail: true,
 };
 
 export function deliveryJob(data: DeliveryJob, delayMs = 0): { name: string; data: DeliveryJob; opts: JobsOptions } {

@@ -15,6 +15,8 @@ const runs = counter('webhook_reconcile_runs_total', 'Reconciler runs by outcome
  * this looks at the series that owe an attempt that is overdue by more than that interval, and queues again
  * each one Redis holds no job for (lost with an emptied Redis, or never added when Redis refused it). The
  * series id is the job id, so replicas reconciling at once, or a job added meanwhile, make no second job.
+ * A job leaves Redis when it ends, after its series is finished in Postgres; so a series is queued again
+ * only when Postgres, read after Redis, still says it is owed.
  */
 @Injectable()
 export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -45,8 +47,9 @@ export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationSh
       while (!this.job.stopping) {
         const owed = await this.store.overdueSeries(overdueBefore, after, PAGE);
         if (owed.length === 0) break;
-        const missing = new Set(await this.deliveryQueue.missingJobs(owed.map((series) => series.id)));
-        const lost = owed.filter((series) => missing.has(series.id));
+        const missing = await this.deliveryQueue.missingJobs(owed.map((series) => series.id));
+        // Read again after Redis was: a job that ended meanwhile finished its series before it left Redis.
+        const lost = missing.length > 0 ? await this.store.seriesToQueue(missing) : [];
         if (lost.length > 0) await this.deliveryQueue.queue.addBulk(lost.map((series) => jobOfSeries(series)));
         total += lost.length;
         requeued.inc(lost.length);
