@@ -11,7 +11,7 @@ const shared = { rootDir: __dirname, testEnvironment: 'node', setupFiles: ['refl
 module.exports = {
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts', '<rootDir>/tests/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,bench}/**/*.spec.ts', '<rootDir>/tests/**/*.spec.ts'] },
     {
       ...shared,
       displayName: 'e2e',

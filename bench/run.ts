@@ -2,13 +2,14 @@
  * `npm run bench`: starts a stack of its own, runs every scenario beside its ceiling in the same run, and
  * prints the figures, the ratios and the targets. BENCH_QUICK=1 runs a shorter version of each.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { freePort } from '@platform/testing';
 import { startBenchStack, REPO_ROOT } from './lib/bench-stack';
 import { log, sleep } from './lib/bench-http';
 import { UsageSampler } from './lib/usage-sampler';
+import { comparisonLines, headlineFigures, RecordedFigures, recordedFiguresOf } from './compare';
 import { printSummary } from './report';
 import { measureBatchCreates, measureCreates, measureLists, RowsSettings } from './rows/scenarios';
 import { measureWebhooks, WebhooksSettings } from './webhooks/scenarios';
@@ -71,10 +72,28 @@ async function main(): Promise<void> {
     mkdirSync(resolve(REPO_ROOT, 'dist'), { recursive: true });
     writeFileSync(file, JSON.stringify(report, null, 2));
     printSummary(report);
+    compareWithRecorded(report);
     log(`full figures: ${file}`);
   } finally {
     usage.stop();
     await stack.shutdown();
+  }
+}
+
+/**
+ * Prints each headline figure beside the recorded run's (`bench/recorded.json`, committed with the run's
+ * table in bench/README.md) and flags a drop of more than 10%; BENCH_RECORD=1 makes this run the recorded one.
+ */
+function compareWithRecorded(report: Parameters<typeof headlineFigures>[0]): void {
+  const file = resolve(REPO_ROOT, 'bench/recorded.json');
+  const recorded = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RecordedFigures) : undefined;
+  const figures = headlineFigures(report);
+  log('');
+  log(`against the recorded run${recorded ? ` (${recorded.run})` : ''}:`);
+  for (const line of comparisonLines(figures, recorded)) log(line);
+  if (process.env.BENCH_RECORD === '1') {
+    writeFileSync(file, `${JSON.stringify(recordedFiguresOf(`${report.mode} run ${report.date}`, figures), null, 2)}\n`);
+    log(`recorded this run's figures in ${file}`);
   }
 }
 

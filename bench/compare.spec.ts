@@ -1,0 +1,31 @@
+import { comparisonLines, DROP_THRESHOLD, Figure, recordedFiguresOf, worsening } from './compare';
+
+const ratio: Figure = { key: 'creates.ratio', label: 'creates/s against the bare ceiling', value: 0.5, higherIsBetter: true };
+const cpu: Figure = { key: 'creates.cpuMs', label: 'CPU ms per create, every process', value: 2.2, higherIsBetter: false };
+
+describe('the bench against its recorded run', () => {
+  it('counts a lower ratio and a higher CPU cost as worse, and the other way round as better', () => {
+    expect(worsening(ratio, 0.6)).toBeCloseTo(1 / 6);
+    expect(worsening(ratio, 0.4)).toBeCloseTo(-0.25);
+    expect(worsening(cpu, 2)).toBeCloseTo(0.1);
+    expect(worsening(cpu, 4.4)).toBeCloseTo(-0.5);
+  });
+
+  it('flags a figure worse by more than 10% as a DROP, and no other', () => {
+    const lines = comparisonLines([ratio, cpu], { run: 'the last one', figures: { 'creates.ratio': 0.6, 'creates.cpuMs': 2.1 } });
+    expect(lines).toEqual([
+      '  creates/s against the bare ceiling: recorded 0.6, today 0.5 (worse by 16.7%) DROP',
+      '  CPU ms per create, every process: recorded 2.1, today 2.2 (worse by 4.8%)',
+    ]);
+    expect(DROP_THRESHOLD).toBe(0.1);
+  });
+
+  it('says when a figure or the whole recorded run is missing', () => {
+    expect(comparisonLines([cpu], { run: 'older', figures: {} })).toEqual(['  CPU ms per create, every process: 2.2 (not in the recorded run)']);
+    expect(comparisonLines([cpu], undefined)[0]).toMatch(/no recorded run/);
+  });
+
+  it('records a run as its figures by key', () => {
+    expect(recordedFiguresOf('quick run x', [ratio, cpu])).toEqual({ run: 'quick run x', figures: { 'creates.ratio': 0.5, 'creates.cpuMs': 2.2 } });
+  });
+});
