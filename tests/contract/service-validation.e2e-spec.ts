@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { CalendarOperations, ServiceReply, TablesPatterns, WebhooksPatterns } from '@contracts';
+import { CalendarOperations, ServiceReply, TablesPatterns } from '@contracts';
 import { stackEnv } from '@platform/testing';
 import { firstValueFrom, timeout } from 'rxjs';
 
@@ -32,15 +32,13 @@ describe('services validate their input', () => {
     ['tables', TablesPatterns.create, { body: { name: 'x', fields: [{ name: 'a', field_type: 'nope' }] } }, 'body.fields[0].field_type'],
     ['rows', TablesPatterns.createRow, { tableId: randomUUID(), data: 'text' }, 'data'],
     ['rows', TablesPatterns.listRows, { tableId: randomUUID(), order: 'sideways' }, 'order'],
-    ['webhooks', WebhooksPatterns.create, { name: 'x', url: 'ftp://example.com/', events: ['row.created'] }, 'url'],
-    ['webhooks', WebhooksPatterns.remove, { webhookId: 42 }, 'webhookId'],
     ['calendar', CalendarOperations.availabilityWindows.subject, { from: '2026-03-10', to: '2026-03-01' }, 'to'],
   ])('%s refuses bad params of %s, naming the field', async (_service, pattern, params, field) => {
     const reply = await send(pattern, params);
     expect(reply).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field }) }) });
   });
 
-  it.each([TablesPatterns.create, WebhooksPatterns.update])(
+  it.each([TablesPatterns.create])(
     '%s refuses an unknown param by name, and params that are not an object',
     async (pattern) => {
       const unknown = await send(pattern, { smuggled: true });

@@ -15,7 +15,6 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { DeclaredRoutesModule } from './routes/declared-routes.module';
 import { TablesRoutesModule } from './routes/tables/tables-routes.module';
-import { WebhooksRoutesModule } from './routes/webhooks/webhooks-routes.module';
 
 @Module({})
 export class GatewayModule {
@@ -32,7 +31,6 @@ export class GatewayModule {
         OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway', { idleMs: 250 }),
         BusModule,
         TablesRoutesModule,
-        WebhooksRoutesModule,
         DeclaredRoutesModule,
       ],
       providers: [

@@ -10,7 +10,7 @@ import { SeriesReconciler } from './event-store/series-reconciler';
 import { EventsConsumerHealthIndicator } from './dispatch/events-consumer.indicator';
 import { QueueDepthReporter } from './delivery/queue-depth.reporter';
 import { WebhooksApiConfig } from './webhooks.config';
-import { WebhooksController } from './webhooks/webhooks.controller';
+import { WebhooksHandlers } from './webhooks/webhooks.handlers';
 import { OrganizationTables } from './webhooks/organization-tables';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { WebhookPurger } from './webhooks/webhook-purger';
@@ -28,8 +28,8 @@ export class WebhooksModule {
         // For the consumer, and for asking the tables context which tables a webhook may be narrowed to.
         NatsConnectionModule.forRoot('webhooks'),
       ],
-      controllers: [WebhooksController],
       providers: [
+        WebhooksHandlers,
         WebhooksService,
         OrganizationTables,
         RedeliveryService,

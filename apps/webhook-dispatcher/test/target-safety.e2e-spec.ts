@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { ServiceReply, WebhooksPatterns } from '@contracts';
+import { ServiceReply, WebhooksOperations } from '@contracts';
 import type { ManagedProcess } from '@platform/runner';
 import { PrivateNats, startPrivateNats, startProcess } from '@platform/testing';
 import { firstValueFrom, timeout } from 'rxjs';
@@ -69,14 +69,14 @@ describe('target safety at create and update', () => {
     ['a host name resolving to fc00::/7', 'http://ula.example.test/'],
     ['a host name that does not resolve', 'http://nowhere.example.test/'],
   ])('refuses %s with VALIDATION_ERROR on url', async (_what, url) => {
-    const reply = await send(WebhooksPatterns.create, { name: 'blocked', url, events: ['row.created'] });
+    const reply = await send(WebhooksOperations.create.subject, { name: 'blocked', url, events: ['row.created'] });
     expect(reply).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: { field: 'url' } } });
   });
 
   it('says a host name is not allowed without naming what it resolves to, as for a name that does not resolve', async () => {
     const reasons = await Promise.all(
       ['http://internal.example.test/', 'https://private.example.test/hook', 'http://ula.example.test/', 'http://nowhere.example.test/'].map(async (url) => {
-        const reply = await send(WebhooksPatterns.create, { name: 'blocked', url, events: ['row.created'] });
+        const reply = await send(WebhooksOperations.create.subject, { name: 'blocked', url, events: ['row.created'] });
         return (reply as { error: { details: { reason: string } } }).error.details.reason;
       }),
     );
@@ -90,16 +90,16 @@ describe('target safety at create and update', () => {
   });
 
   it('accepts public targets, and refuses a blocked one on update without changing anything', async () => {
-    const created = await send(WebhooksPatterns.create, { name: 'public', url: 'https://public.example.test/hook', events: ['row.created'] });
+    const created = await send(WebhooksOperations.create.subject, { name: 'public', url: 'https://public.example.test/hook', events: ['row.created'] });
     expect(created).toMatchObject({ ok: true, data: { url: 'https://public.example.test/hook', is_active: true } });
-    const literal = await send(WebhooksPatterns.create, { name: 'public ip', url: 'http://93.184.216.34/', events: ['row.created'] });
+    const literal = await send(WebhooksOperations.create.subject, { name: 'public ip', url: 'http://93.184.216.34/', events: ['row.created'] });
     expect(literal.ok).toBe(true);
     const webhookId = (created as { data: { id: string } }).data.id;
-    const refused = await send(WebhooksPatterns.update, { webhookId, url: 'http://internal.example.test/' });
+    const refused = await send(WebhooksOperations.update.subject, { webhookId, url: 'http://internal.example.test/' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR', details: { field: 'url' } } });
-    const listed = await send(WebhooksPatterns.list, { page: 1, limit: 100 });
+    const listed = await send(WebhooksOperations.list.subject, { page: 1, limit: 100 });
     expect((listed as { data: Array<{ id: string; url: string }> }).data.find((w) => w.id === webhookId)?.url).toBe('https://public.example.test/hook');
-    const renamed = await send(WebhooksPatterns.update, { webhookId, name: 'still public' });
+    const renamed = await send(WebhooksOperations.update.subject, { webhookId, name: 'still public' });
     expect(renamed).toMatchObject({ ok: true, data: { name: 'still public', url: 'https://public.example.test/hook' } });
   });
 });

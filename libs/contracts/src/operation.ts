@@ -34,7 +34,7 @@ export interface OperationSpec<Path extends string, Query, Body, Answers extends
   /** The NATS subject the owning service answers. */
   subject: string;
   /** 200 unless given. */
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   query?: ContractClass<Query>;
   body?: ContractClass<Body>;
   /** The body may be left out (it then reads as `{}`). */

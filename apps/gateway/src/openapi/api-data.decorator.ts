@@ -11,6 +11,6 @@ export function ApiData(type: Type<unknown>, status: 200 | 201 | 202 = 200) {
 }
 
 /** Declares an array of items in `data`, for answers that are not paginated lists (batches). */
-export function ApiDataList(type: Type<unknown>, status: 200 | 201 = 200) {
+export function ApiDataList(type: Type<unknown>, status: 200 | 201 | 202 = 200) {
   return applyDecorators(ApiExtraModels(type), ApiResponse({ status, schema: { type: 'array', items: { $ref: getSchemaPath(type) } } }));
 }

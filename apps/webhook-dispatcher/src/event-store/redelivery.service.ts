@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
-  RecoverParams,
-  RecoveryParams,
-  RedeliverParams,
+  OperationInput,
   ServiceResult,
   WebhookRecoveryStartedView,
   WebhookRecoveryView,
   WebhookRedeliveryView,
+  WebhooksOperations,
 } from '@contracts';
 import { AppError } from '@platform/errors';
 import { DeliveryQueue } from '../delivery/delivery-queue';
@@ -43,7 +42,7 @@ export class RedeliveryService {
     private readonly config: WebhooksApiConfig,
   ) {}
 
-  async redeliver(organizationId: string, params: RedeliverParams): Promise<ServiceResult<WebhookRedeliveryView>> {
+  async redeliver(organizationId: string, params: OperationInput<typeof WebhooksOperations.redeliver>): Promise<ServiceResult<WebhookRedeliveryView>> {
     if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
     const delivery = await this.deliveries.findOwned(organizationId, params.webhookId, params.deliveryId);
     if (!delivery) throw AppError.notFound('Delivery');
@@ -55,7 +54,7 @@ export class RedeliveryService {
   }
 
   /** Queues a recovery of the window; `RecoveryRunner` runs it in the background. */
-  async recover(organizationId: string, params: RecoverParams): Promise<ServiceResult<WebhookRecoveryStartedView>> {
+  async recover(organizationId: string, params: OperationInput<typeof WebhooksOperations.recover>): Promise<ServiceResult<WebhookRecoveryStartedView>> {
     const webhook = await this.webhooks.findOwned(organizationId, params.webhookId);
     if (!webhook) throw AppError.notFound('Webhook');
     const now = Date.now();
@@ -75,7 +74,7 @@ export class RedeliveryService {
     return { data: { recovery_id: recovery.id, status: 'queued' } };
   }
 
-  async recovery(organizationId: string, params: RecoveryParams): Promise<ServiceResult<WebhookRecoveryView>> {
+  async recovery(organizationId: string, params: OperationInput<typeof WebhooksOperations.recovery>): Promise<ServiceResult<WebhookRecoveryView>> {
     const recovery = await this.recoveries.findOwned(organizationId, params.webhookId, params.recoveryId);
     if (!recovery) throw AppError.notFound('Recovery');
     const { status, queued, started_at, finished_at } = recovery;

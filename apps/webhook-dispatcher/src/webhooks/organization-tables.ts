@@ -1,19 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ExistingTableIds, ExistingTableIdsParams, OrgContext, TablesPatterns } from '@contracts';
+import { ExistingTableIds, ExistingTableIdsParams, TablesPatterns } from '@contracts';
 import { AppError } from '@platform/errors';
-import { requestService } from '@platform/messaging';
+import { requestService, ServiceCaller } from '@platform/messaging';
 import { currentQueryScope } from '@platform/persistence';
 import { NATS_CONNECTION } from '@platform/service';
 import { NatsConnection } from 'nats';
 
 /** How long the question may take when no caller's deadline bounds it. */
 const DEFAULT_TIMEOUT_MS = 5_000;
-
-/** Who asks: the organization the webhook belongs to, and the request to log it under. */
-export interface Asker {
-  org: OrgContext;
-  requestId: string;
-}
 
 /**
  * The tables of an organization, as the tables context answers over NATS (`tables.existing-ids`): the
@@ -30,7 +24,7 @@ export class OrganizationTables {
    * VALIDATION_ERROR naming the first that does not (`table_ids[i]`). An id of another organization's
    * table is refused alike, so the answer never tells that it exists elsewhere.
    */
-  async ownedTableIds(asker: Asker, tableIds: readonly string[]): Promise<string[]> {
+  async ownedTableIds(asker: ServiceCaller, tableIds: readonly string[]): Promise<string[]> {
     const ids = tableIds.map((id) => id.toLowerCase());
     const existing = new Set(await this.existing(asker, ids));
     const unknown = ids.findIndex((id) => !existing.has(id));
@@ -38,7 +32,7 @@ export class OrganizationTables {
     return ids;
   }
 
-  private async existing(asker: Asker, tableIds: string[]): Promise<string[]> {
+  private async existing(asker: ServiceCaller, tableIds: string[]): Promise<string[]> {
     const deadline = currentQueryScope()?.deadline;
     const timeoutMs = deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.min(DEFAULT_TIMEOUT_MS, deadline - Date.now());
     if (timeoutMs <= 0) throw AppError.internal('The request did not finish in time');

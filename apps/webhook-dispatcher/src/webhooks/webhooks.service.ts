@@ -7,21 +7,20 @@ import {
   MAX_WEBHOOKS_PER_ORGANIZATION,
   PageQuery,
   pageOffset,
-  RotateSecretParams,
   ServiceResult,
-  TestWebhookParams,
-  UpdateWebhookParams,
   WEBHOOK_TEST_EVENT,
   WebhookCreatedView,
-  WebhookDeliveriesParams,
   WebhookDeliveryView,
   WebhookSecretRotatedView,
   WebhookTestEventData,
   WebhookTestResultView,
   WebhookUpdatedView,
   WebhookView,
+  WebhooksOperations,
+  OperationInput,
 } from '@contracts';
 import { AppError } from '@platform/errors';
+import type { ServiceCaller } from '@platform/messaging';
 import { deliveryOutcomes } from '../delivery/delivery-metrics';
 import { WebhookSender } from '../delivery/webhook-sender';
 import { SecretCipher } from '../secrets/secret-cipher';
@@ -30,7 +29,7 @@ import { generateWebhookSecret } from '../secrets/webhook-secret';
 import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from './deliveries.repository';
-import { Asker, OrganizationTables } from './organization-tables';
+import { OrganizationTables } from './organization-tables';
 import { createdView, deliveryView, listView, updatedView } from './webhook-views';
 import { WebhooksRepository } from './webhooks.repository';
 
@@ -58,7 +57,7 @@ export class WebhooksService {
     return { data: listView(webhook) };
   }
 
-  async create(asker: Asker, body: CreateWebhookBody): Promise<ServiceResult<WebhookCreatedView>> {
+  async create(asker: ServiceCaller, body: CreateWebhookBody): Promise<ServiceResult<WebhookCreatedView>> {
     const organizationId = asker.org.id;
     await this.checkTarget(body.url);
     const tableIds = await this.ownedTableIds(asker, body.table_ids);
@@ -77,7 +76,7 @@ export class WebhooksService {
     return { data: createdView(webhook, secret) };
   }
 
-  async update(asker: Asker, params: UpdateWebhookParams): Promise<ServiceResult<WebhookUpdatedView>> {
+  async update(asker: ServiceCaller, params: OperationInput<typeof WebhooksOperations.update>): Promise<ServiceResult<WebhookUpdatedView>> {
     const organizationId = asker.org.id;
     if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
     if (params.url !== undefined) await this.checkTarget(params.url);
@@ -88,7 +87,7 @@ export class WebhooksService {
     return { data: updatedView(webhook) };
   }
 
-  async remove(organizationId: string, webhookId: string): Promise<ServiceResult> {
+  async remove(organizationId: string, webhookId: string): Promise<ServiceResult<never>> {
     // The worker re-reads the webhook before every attempt, so its queued jobs send nothing from now on;
     // WebhookPurger removes them and the webhook's records in the background.
     if (!(await this.webhooks.delete(organizationId, webhookId))) throw AppError.notFound('Webhook');
@@ -96,7 +95,7 @@ export class WebhooksService {
   }
 
   /** A new current secret; the replaced one keeps signing beside it until the overlap ends. */
-  async rotateSecret(organizationId: string, params: RotateSecretParams): Promise<ServiceResult<WebhookSecretRotatedView>> {
+  async rotateSecret(organizationId: string, params: OperationInput<typeof WebhooksOperations.rotateSecret>): Promise<ServiceResult<WebhookSecretRotatedView>> {
     const secret = generateWebhookSecret();
     const overlapSeconds = params.expire_previous_in_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS;
     const previousExpiresAt = new Date(Date.now() + overlapSeconds * 1000);
@@ -105,7 +104,7 @@ export class WebhooksService {
     return { data: { id: params.webhookId, secret, previous_secret_expires_at: previousExpiresAt.toISOString() } };
   }
 
-  async deliveriesOf(organizationId: string, params: WebhookDeliveriesParams): Promise<ServiceResult<WebhookDeliveryView[]>> {
+  async deliveriesOf(organizationId: string, params: OperationInput<typeof WebhooksOperations.deliveries>): Promise<ServiceResult<WebhookDeliveryView[]>> {
     if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
     const filter = { success: params.success, eventType: params.event_type };
     const { rows, total } = await this.deliveries.page(organizationId, params.webhookId, filter, params.limit, pageOffset(params));
@@ -113,7 +112,7 @@ export class WebhooksService {
   }
 
   /** Sends a signed `webhook.test` now and waits for it; recorded as a delivery, never retried. */
-  async test(organizationId: string, params: TestWebhookParams): Promise<ServiceResult<WebhookTestResultView>> {
+  async test(organizationId: string, params: OperationInput<typeof WebhooksOperations.test>): Promise<ServiceResult<WebhookTestResultView>> {
     const webhook = await this.webhooks.findOwned(organizationId, params.webhookId);
     if (!webhook) throw AppError.notFound('Webhook');
     const data: WebhookTestEventData = { webhook_id: webhook.id, test: true, ...(params.event_type ? { event_type: params.event_type } : {}) };
@@ -159,7 +158,7 @@ export class WebhooksService {
   }
 
   /** Absent stays absent and null stays null (every table); a list must name tables of the organization. */
-  private async ownedTableIds(asker: Asker, tableIds: string[] | null | undefined): Promise<string[] | null | undefined> {
+  private async ownedTableIds(asker: ServiceCaller, tableIds: string[] | null | undefined): Promise<string[] | null | undefined> {
     if (tableIds === undefined || tableIds === null) return tableIds;
     return this.tables.ownedTableIds(asker, tableIds);
   }

@@ -1,4 +1,4 @@
-export * from './webhooks.patterns';
+export * from './webhooks.operations';
 export * from './webhook-views';
 export * from './webhook-headers';
 export * from './webhook-signature';

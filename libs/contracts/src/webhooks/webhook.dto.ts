@@ -135,17 +135,6 @@ export class RotateSecretBody {
   expire_previous_in_seconds?: number;
 }
 
-/** The path id every per-webhook message carries. */
-export class WebhookIdParams {
-  @IsUUID()
-  webhookId!: string;
-}
-
-export class UpdateWebhookParams extends UpdateWebhookBody {
-  @IsUUID()
-  webhookId!: string;
-}
-
 /** A query-string flag: exactly `true` or `false`; anything else is left as sent, for the validator to refuse. */
 const QueryFlag = () => Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value));
 
@@ -161,29 +150,6 @@ export class DeliveriesQuery extends PageQuery {
   @unlessAbsent
   @IsIn(WEBHOOK_TEST_EVENT_TYPES)
   event_type?: string;
-}
-
-export class WebhookDeliveriesParams extends DeliveriesQuery {
-  @IsUUID()
-  webhookId!: string;
-}
-
-export class TestWebhookParams extends TestWebhookBody {
-  @IsUUID()
-  webhookId!: string;
-}
-
-export class RotateSecretParams extends RotateSecretBody {
-  @IsUUID()
-  webhookId!: string;
-}
-
-export class RedeliverParams {
-  @IsUUID()
-  webhookId!: string;
-
-  @IsUUID()
-  deliveryId!: string;
 }
 
 const TIMESTAMP_MESSAGE = '$property must be an ISO 8601 timestamp with a time and a zone (Z or +hh:mm)';
@@ -205,17 +171,4 @@ export class RecoverBody {
   @IsString()
   @IsTimestamp()
   until?: string;
-}
-
-export class RecoverParams extends RecoverBody {
-  @IsUUID()
-  webhookId!: string;
-}
-
-export class RecoveryParams {
-  @IsUUID()
-  webhookId!: string;
-
-  @IsUUID()
-  recoveryId!: string;
 }

@@ -63,11 +63,12 @@ export class OperationServer {
   }
 
   private async run(handler: BoundHandler, request: ServiceRequest<object>): Promise<ServiceReply> {
+    const caller = { org: request.org, requestId: request.requestId };
+    // A message without a deadline (a tool on NATS, not the gateway) runs without a query scope.
+    if (typeof request.timeoutMs !== 'number') return { ok: true, ...(await handler.handle(request.params, caller)) };
     const deadline = Date.now() + request.timeoutMs;
     try {
-      const result = await runInQueryScope({ organizationId: request.org.id, deadline }, () =>
-        handler.handle(request.params, { org: request.org, requestId: request.requestId }),
-      );
+      const result = await runInQueryScope({ organizationId: request.org.id, deadline }, () => handler.handle(request.params, caller));
       return { ok: true, ...result };
     } catch (error) {
       if (!(error instanceof DeadlineExceededError) && Date.now() < deadline) throw error;
