@@ -48,8 +48,15 @@ export function blocksOf(file: string): DocBlock[] {
   return blocks;
 }
 
+/**
+ * Documents for the developers of this repository, whose blocks are files of the repository (a contract
+ * beside its handler) and compile with its own paths, by a spec of their own beside this one.
+ */
+export const REPOSITORY_DOCUMENTS: readonly string[] = ['docs/declared-operations.md'];
+
 export function allBlocks(langs: readonly string[]): DocBlock[] {
   return documents()
+    .filter((file) => !REPOSITORY_DOCUMENTS.includes(file))
     .flatMap(blocksOf)
     .filter((block) => langs.includes(block.lang));
 }
