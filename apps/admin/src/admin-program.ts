@@ -2,7 +2,7 @@ import { SCOPES } from '@contracts';
 import { AppError } from '@platform/errors';
 import { Command, CommanderError, Option } from 'commander';
 import { AdminSession, inAdminSession } from './admin-session';
-import { addon, ADDONS, email, plan, scopes, text, uuid } from './cli-options';
+import { addon, ADDONS, email, OUTBOX_SCHEMAS, outboxSchema, plan, scopes, text, uuid } from './cli-options';
 import * as commands from './commands/commands';
 
 /** Commander's own refusals (a missing or unknown option, an unknown command) in the error vocabulary. */
@@ -76,6 +76,16 @@ export function adminProgram(): Command {
     uuid('--member'),
   );
   leaf(member, 'remove', 'remove a member; emits member.removed', commands.removeMember).requiredOption('--member <id>', 'member id', uuid('--member'));
+
+  const outbox = program.command('outbox').description('events a relay set aside because they could not be published');
+  leaf(outbox, 'parked', 'list the events set aside; prints {"parked":[{"id","subject","error","parked_at"}]}', commands.listParkedEvents).requiredOption(
+    '--schema <schema>',
+    `whose outbox (${OUTBOX_SCHEMAS.join(', ')})`,
+    outboxSchema,
+  );
+  leaf(outbox, 'retry', 'put events set aside back in the outbox for the relay to publish; prints {"retried":[ids]}', commands.retryParkedEvents)
+    .requiredOption('--schema <schema>', `whose outbox (${OUTBOX_SCHEMAS.join(', ')})`, outboxSchema)
+    .option('--event <id>', 'only this event, repeatable (all of them when omitted)', (value: string, previous: string[]) => [...previous, uuid('--event')(value)], []);
 
   const dev = program.command('dev').description('local development');
   leaf(dev, 'bootstrap', 'on an empty database outside production: a Development organization and a key with scope *', commands.bootstrapDevelopment);

@@ -8,6 +8,8 @@ import { AdminConfig } from './admin.config';
 
 export interface AdminSession {
   store: IdentityStore;
+  /** The whole database, for commands that reach past the gateway's schema (a context's outbox). */
+  db: Database;
   /** Tells running gateways to forget what they cached about a key or an organization. */
   announce: (change: IdentityChange) => Promise<void>;
   isProduction: boolean;
@@ -27,7 +29,7 @@ export async function inAdminSession<T>(work: (session: AdminSession) => Promise
   await migrateSchema(identitySchema(config.DATABASE_URL));
   const db = new Database({ url: config.DATABASE_URL, poolSize: 2, organizationShare: 1, applicationName: 'admin' });
   try {
-    return await work({ store: new IdentityStore(db), announce: (change) => announceTo(config.NATS_URL, change), isProduction: config.isProduction });
+    return await work({ store: new IdentityStore(db), db, announce: (change) => announceTo(config.NATS_URL, change), isProduction: config.isProduction });
   } finally {
     await db.close();
   }

@@ -29,6 +29,14 @@ export function plan(value: string): number {
 
 export const ADDONS = ['domains'] as const;
 
+/** The schemas whose outbox a relay publishes: the tables, domains and gateway (member events) contexts. */
+export const OUTBOX_SCHEMAS = ['tables', 'domains', 'gateway'] as const;
+
+export function outboxSchema(value: string): string {
+  if (!(OUTBOX_SCHEMAS as readonly string[]).includes(value)) throw AppError.validation('--schema', `unknown outbox ${value}; known: ${OUTBOX_SCHEMAS.join(', ')}`);
+  return value;
+}
+
 /** A repeatable flag: each occurrence adds one known add-on. */
 export function addon(flag: string): (value: string, previous: string[]) => string[] {
   return (value, previous) => {

@@ -1,4 +1,4 @@
-import { announcedOutboxMigration, Outbox, type SchemaOwner } from '@platform/persistence';
+import { announcedOutboxMigration, Outbox, parkedOutboxMigration, type SchemaOwner } from '@platform/persistence';
 import { Domains1763900000000 } from './migrations/1763900000000-domains';
 import { DomainChecks1764000000000 } from './migrations/1764000000000-domain-checks';
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
@@ -12,5 +12,5 @@ export const EMAIL_ADDRESSES_TABLE = `${DOMAINS_SCHEMA}.email_addresses`;
 export const DOMAINS_OUTBOX = new Outbox(DOMAINS_SCHEMA);
 
 export function domainsSchema(url: string): SchemaOwner {
-  return { schema: DOMAINS_SCHEMA, url, migrations: [Domains1763900000000, DomainChecks1764000000000, OutboxWake1764200000000, announcedOutboxMigration(DOMAINS_SCHEMA)] };
+  return { schema: DOMAINS_SCHEMA, url, migrations: [Domains1763900000000, DomainChecks1764000000000, OutboxWake1764200000000, announcedOutboxMigration(DOMAINS_SCHEMA), parkedOutboxMigration(DOMAINS_SCHEMA)] };
 }

@@ -1,4 +1,4 @@
-import { announcedOutboxMigration, Outbox, type SchemaOwner } from '@platform/persistence';
+import { announcedOutboxMigration, Outbox, parkedOutboxMigration, type SchemaOwner } from '@platform/persistence';
 import { Tables1763710000000 } from './migrations/1763710000000-tables';
 import { AttachmentFiles1764000019000 } from './migrations/1764000019000-attachment-files';
 import { TextSearch1764100000000 } from './migrations/1764100000000-text-search';
@@ -14,5 +14,5 @@ export const ROW_COUNTS_TABLE = `${TABLES_SCHEMA}.row_counts`;
 export const TABLES_OUTBOX = new Outbox(TABLES_SCHEMA);
 
 export function tablesSchema(url: string): SchemaOwner {
-  return { schema: TABLES_SCHEMA, url, migrations: [Tables1763710000000, AttachmentFiles1764000019000, TextSearch1764100000000, OutboxWake1764200000000, announcedOutboxMigration(TABLES_SCHEMA)] };
+  return { schema: TABLES_SCHEMA, url, migrations: [Tables1763710000000, AttachmentFiles1764000019000, TextSearch1764100000000, OutboxWake1764200000000, announcedOutboxMigration(TABLES_SCHEMA), parkedOutboxMigration(TABLES_SCHEMA)] };
 }

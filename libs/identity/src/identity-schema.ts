@@ -1,4 +1,4 @@
-import { announcedOutboxMigration, Outbox, type SchemaOwner } from '@platform/persistence';
+import { announcedOutboxMigration, Outbox, parkedOutboxMigration, type SchemaOwner } from '@platform/persistence';
 import { Identity1763700000000 } from './migrations/1763700000000-identity';
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 import { KeyLastUsed1764400000000 } from './migrations/1764400000000-key-last-used';
@@ -12,7 +12,7 @@ export const API_KEYS_TABLE = `${IDENTITY_SCHEMA}.api_keys`;
 export const MEMBERS_TABLE = `${IDENTITY_SCHEMA}.members`;
 
 export const IDENTITY_OUTBOX = new Outbox(IDENTITY_SCHEMA);
-export const IDENTITY_MIGRATIONS = [Identity1763700000000, OutboxWake1764200000000, KeyLastUsed1764400000000, announcedOutboxMigration(IDENTITY_SCHEMA)];
+export const IDENTITY_MIGRATIONS = [Identity1763700000000, OutboxWake1764200000000, KeyLastUsed1764400000000, announcedOutboxMigration(IDENTITY_SCHEMA), parkedOutboxMigration(IDENTITY_SCHEMA)];
 
 export function identitySchema(url: string): SchemaOwner {
   return { schema: IDENTITY_SCHEMA, url, migrations: IDENTITY_MIGRATIONS };

@@ -1,5 +1,6 @@
 import type { KeyScope } from '@contracts';
 import { AppError } from '@platform/errors';
+import { Outbox } from '@platform/persistence';
 import type { AdminSession } from '../admin-session';
 
 /** What each command does, given its checked options. */
@@ -45,6 +46,14 @@ export function joinMember({ store }: AdminSession, options: { member: string })
 
 export function removeMember({ store }: AdminSession, options: { member: string }) {
   return store.removeMember(options.member);
+}
+
+export async function listParkedEvents({ db }: AdminSession, options: { schema: string }) {
+  return { parked: await new Outbox(options.schema).listParked(db) };
+}
+
+export async function retryParkedEvents({ db }: AdminSession, options: { schema: string; event: string[] }) {
+  return { retried: await new Outbox(options.schema).retryParked(db, options.event.length > 0 ? options.event : undefined) };
 }
 
 /** Used by `npm start`: a first organization and key for local development. */

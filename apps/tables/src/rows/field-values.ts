@@ -5,6 +5,7 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
 import { AttachmentDraft, DraftEntry, FileLink } from '../attachments/attachment-entries';
 import type { Field } from '../fields/field';
 import { roundHalfAwayFromZero } from './decimal-round';
+import { checkRowSize } from './row-size';
 
 export const MAX_TEXT_LENGTH = 10_000;
 export const MAX_LONG_TEXT_LENGTH = 100_000;
@@ -231,7 +232,8 @@ export type RowWriteMode = 'create' | 'update';
 
 /**
  * Validates a row's `data` against the table's fields. On create, every required field must be present
- * and non-empty; on update, only the given keys are checked and a required one cannot be cleared.
+ * and non-empty, and the row must fit ROW_DATA_MAX_BYTES; on update, only the given keys are checked
+ * (the size of the row they make is RowsService.change's to check) and a required one cannot be cleared.
  * Answers the normalized values keyed by slug (null clears).
  */
 export function validateRowData(fields: readonly Field[], data: Record<string, unknown>, mode: RowWriteMode): Map<Field, unknown> {
@@ -251,6 +253,7 @@ export function validateRowData(fields: readonly Field[], data: Record<string, u
     for (const field of fields) {
       if (field.isRequired && !values.has(field)) throw AppError.validation(`data.${field.slug}`, 'is required');
     }
+    checkRowSize(Object.fromEntries(fields.map((field) => [field.slug, values.get(field) ?? null])));
   }
   return values;
 }

@@ -17,6 +17,7 @@ import { validateRowData } from './field-values';
 import { withUniqueValues } from './unique-values';
 import { RowRecord, rowDataOf, rowView } from './row-record';
 import { changedValues } from './row-changes';
+import { checkRowSize } from './row-size';
 import { rowEvent, rowUpdatedEvent } from './row-events';
 import { CursorPosition, CursorQuery, RowCursors } from './row-cursor';
 import { RowOrder, SortOrder } from './row-sort';
@@ -195,6 +196,7 @@ export class RowsService {
     await this.files.settle(client, table, values, uploads, previous.data, path);
     const changed = changedValues(values, previous.data);
     if (changed.size === 0) return { row: { ...previous, data: await this.files.present(table, previous.data) } };
+    checkRowSize({ ...previous.data, ...Object.fromEntries([...changed].map(([field, value]) => [field.slug, value])) }, path ?? 'data');
     const record = await withUniqueValues(table, () => this.rows.update(client, table, before.id, changed), {
       values: [changed],
       pathOf: () => path ?? 'data',

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
+import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
 import { NATS_CONNECTION } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
 import { deliveryJob } from '../delivery/delivery-job';
@@ -107,10 +108,29 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
+  /**
+   * The body of an event too large for one message, from the store its claim check names; undefined
+   * when it cannot be read now (the message alone comes back later) or ever (it is dropped and counted).
+   */
+  private async openLarge(message: JsMsg): Promise<Uint8Array | undefined> {
+    try {
+      return await eventPayloads(this.nc).open(message);
+    } catch (error) {
+      const gone = error instanceof PayloadGoneError;
+      eventsConsumed.inc({ outcome: gone ? 'gone' : 'retry' });
+      this.logger.warn({ err: error, subject: message.subject, seq: message.seq }, gone ? 'dropped an event whose body has expired' : 'could not read a large event; it comes back');
+      if (gone) message.term('body expired');
+      else message.nak(RETRY_AFTER_FAILURE_MS);
+      return undefined;
+    }
+  }
+
   private async fanOut(batch: JsMsg[]): Promise<void> {
     const events: Array<{ message: JsMsg; parsed: NonNullable<ReturnType<typeof parseEvent>> }> = [];
     for (const message of batch) {
-      const parsed = parseEvent(message.data);
+      const bytes = LargePayloads.isClaimCheck(message) ? await this.openLarge(message) : message.data;
+      if (!bytes) continue;
+      const parsed = parseEvent(bytes);
       if (parsed) {
         events.push({ message, parsed });
       } else {

@@ -93,6 +93,9 @@ function rowValueSchema(entries: readonly (abstract new () => unknown)[]) {
   };
 }
 
+/** The most a row's `data` may weigh as JSON (UTF-8 bytes): a write that would pass it is a VALIDATION_ERROR. */
+export const ROW_DATA_MAX_BYTES = 512 * 1024;
+
 /** Field values keyed by field slug, as answers and events show them: an attachment holds stored files and links. */
 export const ROW_DATA_SCHEMA = {
   type: 'object',

@@ -8,3 +8,6 @@ export * from './request-scope.interceptor';
 export * from './service-request';
 export * from './operation-handler';
 export * from './operation-server';
+export * from './large-payloads';
+export * from './payload-buckets';
+export * from './service-transport';

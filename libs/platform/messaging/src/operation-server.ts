@@ -3,7 +3,9 @@ import type { ServiceReply, ServiceRequest } from '@contracts';
 import { AppError, isErrorBody } from '@platform/errors';
 import { DeadlineExceededError, runInQueryScope } from '@platform/persistence';
 import { JSONCodec, Msg, NatsConnection, Subscription } from 'nats';
+import type { LargePayloads } from './large-payloads';
 import type { BoundHandler } from './operation-handler';
+import { requestPayloads } from './payload-buckets';
 import type { ReplyPacket, RequestPacket } from './service-request';
 
 const codec = JSONCodec<RequestPacket | ReplyPacket>();
@@ -12,17 +14,21 @@ const codec = JSONCodec<RequestPacket | ReplyPacket>();
  * Answers the declared operations of a service on NATS, in its queue group so replicas share the work:
  * each message goes straight to its handler, inside the query scope of its organization and deadline,
  * and its answer or failure goes back as a ServiceReply. The message passed the gateway's validation,
- * so nothing checks it again on the way in.
+ * so nothing checks it again on the way in. Bodies too large for one message come and go as claim checks
+ * (LargePayloads); a reply that cannot be sent is logged, never thrown where it would end the process.
  */
 export class OperationServer {
   private readonly logger = new Logger('OperationServer');
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly payloads: LargePayloads;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly queue: string,
-  ) {}
+  ) {
+    this.payloads = requestPayloads(nc);
+  }
 
   serve(handlers: BoundHandler[]): void {
     for (const handler of handlers) {
@@ -54,12 +60,19 @@ export class OperationServer {
     let packet: RequestPacket | undefined;
     let response: ServiceReply;
     try {
-      packet = codec.decode(message.data) as RequestPacket;
+      packet = codec.decode(await this.payloads.open(message)) as RequestPacket;
       response = await this.run(handler, packet.data);
     } catch (error) {
       response = { ok: false, error: this.failure(error, handler.subject, packet?.data) };
     }
-    if (message.reply) message.respond(codec.encode({ id: packet?.id, response, isDisposed: true }));
+    if (!message.reply) return;
+    try {
+      const { data, headers } = await this.payloads.seal(codec.encode({ id: packet?.id, response, isDisposed: true }));
+      message.respond(data, { headers });
+    } catch (error) {
+      this.logger.error({ err: error, pattern: handler.subject, requestId: packet?.data?.requestId }, 'could not send a reply');
+      message.respond(codec.encode({ id: packet?.id, response: { ok: false, error: AppError.internal().toBody() }, isDisposed: true }));
+    }
   }
 
   private async run(handler: BoundHandler, request: ServiceRequest<object>): Promise<ServiceReply> {

@@ -1,7 +1,9 @@
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
-import { Database, Outbox } from '@platform/persistence';
+import { Database, Outbox, OutboxEntry, Sql } from '@platform/persistence';
+import type { LargePayloads } from './large-payloads';
 import { outboxWakeSubject } from './outbox-wake';
+import { eventPayloads } from './payload-buckets';
 
 export interface OutboxRelayOptions {
   batchSize?: number;
@@ -17,7 +19,15 @@ export interface OutboxRelayOptions {
   gatherMs?: number;
   /** Told how many events each batch published (for metrics). */
   onPublished?: (count: number) => void;
+  /** Told how many events were set aside (for metrics). */
+  onParked?: (count: number) => void;
 }
+
+/**
+ * How many times an event's publish may fail while others' succeed before it is set aside. Failures
+ * that every event of a batch meets alike (NATS away, the stream without a leader) never count.
+ */
+export const PUBLISH_ATTEMPTS_BEFORE_PARKING = 3;
 
 const encoder = new TextEncoder();
 
@@ -27,6 +37,11 @@ const encoder = new TextEncoder();
  * and a relay that dies mid-batch leaves its rows to be published again, which JetStream drops as duplicates.
  * Writers announce their commits on a core NATS subject (outboxAnnouncer), which ends the relay's wait;
  * with no announcement it polls every idleMs.
+ *
+ * An event too large for one message is published as a claim check (LargePayloads). An event whose
+ * publish keeps failing while the events around it go out is set aside in the outbox's parked table
+ * (Outbox.park) after PUBLISH_ATTEMPTS_BEFORE_PARKING tries, so it never holds back another event; an
+ * operator puts it back (`admin outbox retry`).
  */
 export class OutboxRelay {
   private running = false;
@@ -39,6 +54,9 @@ export class OutboxRelay {
   /** A commit was announced since the current batch started. */
   private notified = false;
   private subscription?: Subscription;
+  private readonly payloads: LargePayloads;
+  /** Failed publishes of events that others' success showed to be their own fault, by event id. */
+  private readonly ownFailures = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -50,6 +68,7 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 500;
     this.idleMs = options.idleMs ?? 1_000;
     this.gatherMs = options.gatherMs ?? 5;
+    this.payloads = eventPayloads(nc);
   }
 
   start(): void {
@@ -73,14 +92,46 @@ export class OutboxRelay {
 
   /** Publishes one batch; answers how many events left the outbox. */
   async relayBatch(): Promise<number> {
-    const js = this.nc.jetstream();
     return this.database.transaction(async (tx) => {
       const entries = await this.outbox.take(tx, this.batchSize);
       if (entries.length === 0) return 0;
       // Published before COMMIT: a failed publish rolls the batch back into the outbox.
-      await Promise.all(entries.map((entry) => js.publish(entry.subject, encoder.encode(entry.payload), { msgID: entry.id })));
-      return entries.length;
+      const outcomes = await Promise.allSettled(entries.map((entry) => this.publish(entry)));
+      const failed = entries.flatMap((entry, i) => {
+        const outcome = outcomes[i];
+        return outcome.status === 'rejected' ? [{ entry, error: outcome.reason as Error }] : [];
+      });
+      if (this.ownFailures.size > 0) for (const [i, entry] of entries.entries()) if (outcomes[i].status === 'fulfilled') this.ownFailures.delete(entry.id);
+      if (failed.length === 0) return entries.length;
+      await this.setAside(tx, failed, failed.length < entries.length);
+      return entries.length - failed.length;
     });
+  }
+
+  /**
+   * Parks the failed events within `tx` once each has failed often enough while others went out;
+   * otherwise throws, so the batch rolls back and comes again (JetStream drops the repeats).
+   */
+  private async setAside(tx: Sql, failed: Array<{ entry: OutboxEntry; error: Error }>, othersWent: boolean): Promise<void> {
+    if (!othersWent) throw failed[0].error;
+    const attempts = failed.map(({ entry }) => {
+      const count = (this.ownFailures.get(entry.id) ?? 0) + 1;
+      this.ownFailures.set(entry.id, count);
+      return count;
+    });
+    if (attempts.some((count) => count < PUBLISH_ATTEMPTS_BEFORE_PARKING)) throw failed[0].error;
+    await this.outbox.park(tx, failed.map(({ entry, error }) => ({ entry, error: String(error?.message ?? error) })));
+    for (const { entry, error } of failed) {
+      this.ownFailures.delete(entry.id);
+      this.logger.error({ err: error, schema: this.outbox.schema, eventId: entry.id, subject: entry.subject }, 'event set aside: it cannot be published');
+    }
+    this.options.onParked?.(failed.length);
+  }
+
+  /** An event too large for one message goes as a claim check named by its id, so a retried publish replaces it. */
+  private async publish(entry: OutboxEntry): Promise<void> {
+    const { data, headers } = await this.payloads.seal(encoder.encode(entry.payload), undefined, entry.id);
+    await this.nc.jetstream().publish(entry.subject, data, { msgID: entry.id, headers });
   }
 
   /** Seconds since the oldest event still waiting was written; 0 when the outbox is empty. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceReply, ServiceRequest, ServiceResult } from '@contracts';
 import { AppError, isErrorBody } from '@platform/errors';
 import { JSONCodec, NatsConnection } from 'nats';
+import { requestPayloads } from './payload-buckets';
 
 /** Nest's NATS transport packets: what its message handlers expect, and what they answer. */
 export interface RequestPacket {
@@ -20,13 +21,16 @@ const codec = JSONCodec<RequestPacket | ReplyPacket>();
 
 /**
  * One request to a service's `@MessagePattern` handler, in Nest's NATS packet format through the
- * connection's shared reply subscription (no fresh inbox per request). Answers the result; an error reply
- * becomes its AppError. Transport failures (timeout, no responders) and malformed replies are thrown as
- * they are, for the caller to log and map.
+ * connection's shared reply subscription (no fresh inbox per request). A request or reply too large for one
+ * NATS message travels as a claim check (LargePayloads). Answers the result; an error reply becomes its
+ * AppError. Transport failures (timeout, no responders) and malformed replies are thrown as they are, for
+ * the caller to log and map.
  */
 export async function requestService<T = unknown>(nc: NatsConnection, pattern: string, request: ServiceRequest<object>): Promise<ServiceResult<T>> {
-  const message = await nc.request(pattern, codec.encode({ pattern, data: request, id: randomUUID() }), { timeout: request.timeoutMs });
-  const reply = (codec.decode(message.data) as ReplyPacket).response;
+  const payloads = requestPayloads(nc);
+  const { data, headers } = await payloads.seal(codec.encode({ pattern, data: request, id: randomUUID() }));
+  const message = await nc.request(pattern, data, { timeout: request.timeoutMs, headers });
+  const reply = (codec.decode(await payloads.open(message)) as ReplyPacket).response;
   if (reply?.ok === true) {
     const { ok: _ok, ...result } = reply;
     return result as ServiceResult<T>;

@@ -20,6 +20,37 @@ export function outboxTableSql(schema: string): string[] {
   ];
 }
 
+/**
+ * DDL for the place a context's relay sets aside an event it cannot publish (see OutboxRelay), where
+ * it waits for an operator (`admin outbox retry`).
+ */
+export function parkedOutboxTableSql(schema: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.outbox_parked (
+      id uuid PRIMARY KEY,
+      subject text NOT NULL,
+      payload json NOT NULL,
+      error text NOT NULL,
+      parked_at timestamptz NOT NULL DEFAULT now()
+    )`,
+  ];
+}
+
+/** The migration that gives a context's outbox its parked table, so that no event holds back another. */
+export function parkedOutboxMigration(schema: string): new () => MigrationInterface {
+  return class OutboxParked1764600000000 implements MigrationInterface {
+    name = 'OutboxParked1764600000000';
+
+    async up(db: QueryRunner): Promise<void> {
+      for (const sql of parkedOutboxTableSql(schema)) await db.query(sql);
+    }
+
+    async down(db: QueryRunner): Promise<void> {
+      await db.query(`DROP TABLE IF EXISTS ${quoteIdent(schema)}.outbox_parked`);
+    }
+  };
+}
+
 /** The channel the outbox wake trigger of the second round notified (outboxWakeSql); no relay listens there now. */
 export function outboxChannel(schema: string): string {
   return `${schema}_outbox`;
@@ -68,6 +99,14 @@ export function buildEvent<D>(organizationId: string, kind: string, data: D, at:
 /** Adds a bind parameter to the statement being built and answers its placeholder (`$n`). */
 export type Bind = (value: unknown) => string;
 
+/** An event the relay set aside, as an operator sees it. */
+export interface ParkedEntry {
+  id: string;
+  subject: string;
+  error: string;
+  parked_at: Date;
+}
+
 export interface OutboxEntry {
   seq: string;
   id: string;
@@ -83,9 +122,11 @@ export interface OutboxEntry {
 export class Outbox {
   private readonly table: string;
   private announce?: () => void;
+  private readonly parked: string;
 
   constructor(readonly schema: string) {
     this.table = `${quoteIdent(schema)}.outbox`;
+    this.parked = `${quoteIdent(schema)}.outbox_parked`;
   }
 
   /**
@@ -143,6 +184,39 @@ export class Outbox {
   async hasPending(db: Sql): Promise<boolean> {
     const { rowCount } = await db.query(`SELECT 1 FROM ${this.table} LIMIT 1`);
     return Boolean(rowCount);
+  }
+
+  /** Sets taken entries aside within `tx` (they left the outbox when taken), each with why it failed. */
+  async park(tx: Sql, entries: ReadonlyArray<{ entry: OutboxEntry; error: string }>): Promise<void> {
+    if (entries.length === 0) return;
+    await tx.query(
+      `INSERT INTO ${this.parked} (id, subject, payload, error)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::json[], $4::text[]) ON CONFLICT (id) DO NOTHING`,
+      [entries.map(({ entry }) => entry.id), entries.map(({ entry }) => entry.subject), entries.map(({ entry }) => entry.payload), entries.map(({ error }) => error)],
+    );
+  }
+
+  async parkedCount(db: Sql): Promise<number> {
+    const { rows } = await db.query<{ count: string }>(`SELECT count(*) AS count FROM ${this.parked}`);
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  async listParked(db: Sql): Promise<ParkedEntry[]> {
+    const { rows } = await db.query<ParkedEntry>(`SELECT id, subject, error, parked_at FROM ${this.parked} ORDER BY parked_at, id`);
+    return rows;
+  }
+
+  /**
+   * Puts set-aside events back at the end of the outbox (all of them, or those of `ids`), for the relay
+   * to publish again; answers their ids. The event ids stay, so a receiver still de-duplicates on them.
+   */
+  async retryParked(db: Sql, ids?: readonly string[]): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(
+      `WITH moved AS (DELETE FROM ${this.parked} WHERE $1::uuid[] IS NULL OR id = ANY($1::uuid[]) RETURNING id, subject, payload, parked_at)
+       INSERT INTO ${this.table} (id, subject, payload) SELECT id, subject, payload FROM moved ORDER BY parked_at, id RETURNING id`,
+      [ids ?? null],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Seconds since the oldest event still waiting was written; 0 when the outbox is empty. */

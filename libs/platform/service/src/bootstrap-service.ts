@@ -1,11 +1,11 @@
 import { NestApplicationOptions, Type } from '@nestjs/common';
 import { DiscoveryService, NestFactory } from '@nestjs/core';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { CustomStrategy } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceConfig } from '@platform/config';
 import { createLogger } from '@platform/logging';
 import { InputValidationPipe } from '@platform/errors';
-import { boundHandlers, connectNats, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
+import { boundHandlers, connectNats, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor, ServiceTransport } from '@platform/messaging';
 import { Logger } from 'nestjs-pino';
 import { HealthChecks } from './health/health-checks';
 import { ProbesModule } from './health/health.module';
@@ -57,11 +57,8 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
       // Registered before the transport is connected: handlers bound afterwards would not see them.
       app.useGlobalInterceptors(new ServiceReplyInterceptor(), new RequestScopeInterceptor());
       app.useGlobalPipes(new InputValidationPipe());
-      app.connectMicroservice<MicroserviceOptions>(
-        {
-          transport: Transport.NATS,
-          options: { ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue },
-        },
+      app.connectMicroservice<CustomStrategy>(
+        { strategy: new ServiceTransport({ ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue }) },
         { inheritAppConfig: true },
       );
       await app.startAllMicroservices();

@@ -1,5 +1,6 @@
 import { EVENTS_STREAM, type DomainEvent } from '@contracts';
-import { connect } from 'nats';
+import { eventPayloads } from '@platform/messaging';
+import { connect, JsMsg, NatsConnection } from 'nats';
 import { stackEnv } from './stack-state';
 
 export interface ReadEvent {
@@ -23,16 +24,22 @@ export async function readOrgEvents(orgId: string, { count, timeoutMs = 10_000, 
     while (events.length < count && Date.now() < deadline) {
       const batch = await consumer.fetch({ max_messages: count - events.length, expires: Math.max(1_000, Math.min(5_000, deadline - Date.now())) });
       for await (const message of batch) {
-        events.push({ subject: message.subject, msgId: message.headers?.get('Nats-Msg-Id'), seq: message.seq, event: message.json<DomainEvent>() });
+        events.push(await readEvent(nc, message));
       }
     }
     // Anything beyond `count` shows up as an extra element: callers assert the exact list.
     const extra = await consumer.fetch({ max_messages: 10, expires: 1_000 });
     for await (const message of extra) {
-      events.push({ subject: message.subject, msgId: message.headers?.get('Nats-Msg-Id'), seq: message.seq, event: message.json<DomainEvent>() });
+      events.push(await readEvent(nc, message));
     }
     return events;
   } finally {
     await nc.close();
   }
+}
+
+/** An event as the fan-out reads it: a large one's body comes from the bucket its claim check names. */
+async function readEvent(nc: NatsConnection, message: JsMsg): Promise<ReadEvent> {
+  const body = await eventPayloads(nc).open(message);
+  return { subject: message.subject, msgId: message.headers?.get('Nats-Msg-Id'), seq: message.seq, event: JSON.parse(Buffer.from(body).toString('utf8')) as DomainEvent };
 }

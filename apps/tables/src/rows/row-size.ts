@@ -1,0 +1,9 @@
+import { ROW_DATA_MAX_BYTES } from '@contracts';
+import { AppError } from '@platform/errors';
+
+/** Refuses a row whose `data`, as JSON, would pass ROW_DATA_MAX_BYTES; `path` names it in the error. */
+export function checkRowSize(data: Record<string, unknown>, path = 'data'): void {
+  if (Buffer.byteLength(JSON.stringify(data)) > ROW_DATA_MAX_BYTES) {
+    throw AppError.validation(path, `is larger than ${ROW_DATA_MAX_BYTES / 1024} KiB as JSON`);
+  }
+}
