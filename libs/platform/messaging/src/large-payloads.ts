@@ -11,6 +11,8 @@ export const CLAIM_CHECK_HEADER = 'Claim-Check';
 const HEADROOM_BYTES = 16 * 1024;
 /** What a server that has not told its limit yet is assumed to take (NATS's default). */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+/** How long each chunk's store may take: a large body on a busy server needs more than JetStream's 5 s default. */
+const CHUNK_TIMEOUT_MS = 30_000;
 
 export interface PayloadBucket {
   name: string;
@@ -22,9 +24,12 @@ export interface PayloadBucket {
   readOnce: boolean;
 }
 
-/** Bodies of requests and replies between the gateway and the services: read once, within their deadline. */
+/**
+ * Bodies of requests and replies between the gateway and the services: read once, within their deadline,
+ * so memory is enough (a NATS restart fails the requests in flight anyway) and spares the disk.
+ */
 export function requestPayloadBucket(): PayloadBucket {
-  return { name: 'request-payloads', ttlMs: 10 * 60_000, storage: StorageType.File, readOnce: true };
+  return { name: 'request-payloads', ttlMs: 10 * 60_000, storage: StorageType.Memory, readOnce: true };
 }
 
 /** Bodies of events in the EVENTS stream: kept as long as the stream keeps the event. */
@@ -70,7 +75,7 @@ export class LargePayloads {
   async seal(data: Uint8Array, headers?: MsgHdrs, name: string = randomUUID()): Promise<SealedPayload> {
     if (data.length <= this.inlineLimit) return { data, headers };
     const store = await this.objects();
-    await store.putBlob({ name, options: { max_chunk_size: Math.floor(this.inlineLimit / 2) } }, data);
+    await store.putBlob({ name, options: { max_chunk_size: this.inlineLimit } }, data, { timeout: CHUNK_TIMEOUT_MS });
     const sealed = headers ?? natsHeaders();
     sealed.set(CLAIM_CHECK_HEADER, name);
     return { data: new Uint8Array(0), headers: sealed };

@@ -3,6 +3,7 @@ import type { ServiceReply, ServiceRequest } from '@contracts';
 import { AppError, isErrorBody } from '@platform/errors';
 import { DeadlineExceededError, runInQueryScope } from '@platform/persistence';
 import { JSONCodec, Msg, NatsConnection, Subscription } from 'nats';
+import { replyInternalError } from './failure-reply';
 import type { LargePayloads } from './large-payloads';
 import type { BoundHandler } from './operation-handler';
 import { requestPayloads } from './payload-buckets';
@@ -71,7 +72,7 @@ export class OperationServer {
       message.respond(data, { headers });
     } catch (error) {
       this.logger.error({ err: error, pattern: handler.subject, requestId: packet?.data?.requestId }, 'could not send a reply');
-      message.respond(codec.encode({ id: packet?.id, response: { ok: false, error: AppError.internal().toBody() }, isDisposed: true }));
+      replyInternalError(message, packet?.id, this.logger);
     }
   }
 

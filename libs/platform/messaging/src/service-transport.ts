@@ -1,14 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { NatsContext, ServerNats } from '@nestjs/microservices';
-import type { ServiceReply } from '@contracts';
-import { AppError } from '@platform/errors';
-import { JSONCodec, Msg, NatsConnection } from 'nats';
+import { Msg, NatsConnection } from 'nats';
+import { replyInternalError } from './failure-reply';
 import { LargePayloads } from './large-payloads';
 import { requestPayloads } from './payload-buckets';
 
 type NatsOptions = ConstructorParameters<typeof ServerNats>[0];
-
-const replyCodec = JSONCodec<{ id: string; response: ServiceReply }>();
 
 /**
  * Nest's NATS server, with bodies of any size and no transport error that can end the process. A request
@@ -36,7 +33,7 @@ export class ServiceTransport extends ServerNats {
       await super.handleMessage(channel, LargePayloads.isClaimCheck(natsMsg) ? await this.opened(natsMsg) : natsMsg);
     } catch (error) {
       this.log.error({ err: error, pattern: channel }, 'could not take a request');
-      this.answerFailure(natsMsg, undefined);
+      replyInternalError(natsMsg, undefined, this.log);
     }
   }
 
@@ -50,7 +47,7 @@ export class ServiceTransport extends ServerNats {
         natsMsg.respond(data, { headers });
       } catch (error) {
         this.log.error({ err: error, pattern: ctx.getSubject() }, 'could not send a reply');
-        this.answerFailure(natsMsg, id);
+        replyInternalError(natsMsg, id, this.log);
       }
     };
   }
@@ -65,15 +62,5 @@ export class ServiceTransport extends ServerNats {
   private carrier(): LargePayloads {
     if (!this.payloads) throw new Error('the NATS connection is not open');
     return this.payloads;
-  }
-
-  /** A small INTERNAL_ERROR reply, so the caller stops waiting; nothing more when even that cannot go. */
-  private answerFailure(natsMsg: Msg, id: string | undefined): void {
-    if (!natsMsg.reply) return;
-    try {
-      natsMsg.respond(replyCodec.encode({ id: id ?? '', response: { ok: false, error: AppError.internal().toBody() } }));
-    } catch (error) {
-      this.log.error({ err: error }, 'could not answer a failed request');
-    }
   }
 }
