@@ -1,4 +1,4 @@
-import { buildEvent, Outbox, outboxTableSql } from './outbox';
+import { buildEvent, Outbox, outboxTableSql, parkedOutboxTableSql } from './outbox';
 import { Database } from './database';
 
 // Runs against the real Postgres, in a schema of its own on the maintenance database.
@@ -14,7 +14,7 @@ describe('Outbox.take', () => {
   beforeEach(async () => {
     await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
     await db.query(`CREATE SCHEMA ${SCHEMA}`);
-    for (const statement of outboxTableSql(SCHEMA)) await db.query(statement);
+    for (const statement of [...outboxTableSql(SCHEMA), ...parkedOutboxTableSql(SCHEMA)]) await db.query(statement);
     // The first events get one-digit sequence numbers and the later ones two: text order would put 10 before 9.
     await db.query(`SELECT setval('${SCHEMA}.outbox_seq_seq', 6)`);
   });
@@ -67,6 +67,27 @@ describe('Outbox.take', () => {
     expect(first).toEqual(ids.slice(0, 3));
     expect(second).toEqual(ids.slice(3));
     expect(await waiting()).toEqual([]);
+  });
+
+  it('sets taken events aside with their error, lists them, and puts them back at the end of the outbox with their ids', async () => {
+    const ids = await writeEvents(4);
+    await db.transaction(async (tx) => {
+      const [first, second] = await outbox.take(tx, 2);
+      await outbox.park(tx, [{ entry: first, error: 'refused' }]);
+      expect(second.id).toBe(ids[1]);
+    });
+    expect(await waiting()).toEqual(ids.slice(2));
+    expect(await outbox.parkedCount(db)).toBe(1);
+    const [parked] = await outbox.listParked(db);
+    expect(parked).toMatchObject({ id: ids[0], error: 'refused' });
+    expect(parked.subject).toContain('row.created');
+
+    expect(await outbox.retryParked(db, [ids[3]])).toEqual([]);
+    expect(await outbox.retryParked(db)).toEqual([ids[0]]);
+    expect(await outbox.parkedCount(db)).toBe(0);
+    expect(await waiting()).toEqual([ids[2], ids[3], ids[0]]);
+    const [again] = await db.transaction((tx) => outbox.take(tx, 10));
+    expect(JSON.parse(again.payload)).toMatchObject({ id: ids[2] });
   });
 });
 
