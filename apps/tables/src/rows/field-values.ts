@@ -5,7 +5,7 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
 import { AttachmentDraft, DraftEntry, FileLink } from '../attachments/attachment-entries';
 import type { Field } from '../fields/field';
 import { roundHalfAwayFromZero } from './decimal-round';
-import { checkRowSize } from './row-size';
+import { checkRowValuesSize } from './row-size';
 
 export const MAX_TEXT_LENGTH = 10_000;
 export const MAX_LONG_TEXT_LENGTH = 100_000;
@@ -253,7 +253,7 @@ export function validateRowData(fields: readonly Field[], data: Record<string, u
     for (const field of fields) {
       if (field.isRequired && !values.has(field)) throw AppError.validation(`data.${field.slug}`, 'is required');
     }
-    checkRowSize(Object.fromEntries(fields.map((field) => [field.slug, values.get(field) ?? null])));
+    checkRowValuesSize(fields, values);
   }
   return values;
 }

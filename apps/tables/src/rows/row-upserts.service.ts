@@ -9,6 +9,7 @@ import type { UserTable } from '../tables/user-table';
 import { TABLES_OUTBOX } from '../tables-schema';
 import { atItem } from './batch-items';
 import { isEmptyValue, validateRowData } from './field-values';
+import { checkRowValuesSize } from './row-size';
 import { changedValues } from './row-changes';
 import { rowEvent, rowUpdatedEvent } from './row-events';
 import { RowRecord, rowView } from './row-record';
@@ -127,6 +128,7 @@ export class RowUpsertsService {
     const changed = changedValues(values, previous.data);
     if (changed.size === 0) return { id: before.id, action: 'unchanged', previous };
     const merged = new Map(table.fields.map((field) => [field, changed.has(field) ? changed.get(field) : previous.data[field.slug]]));
+    checkRowValuesSize(table.fields, merged, `rows[${i}].data`);
     return { id: before.id, action: 'updated', values: merged, previous, changed: [...changed.keys()].map((field) => field.slug) };
   }
 
