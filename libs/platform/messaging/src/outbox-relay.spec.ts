@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { connect, NatsConnection, StorageType } from 'nats';
 import { Database, Outbox, outboxTableSql, parkedOutboxTableSql } from '@platform/persistence';
-import { LargePayloads } from './large-payloads';
 import { OutboxRelay, PUBLISH_ATTEMPTS_BEFORE_PARKING } from './outbox-relay';
 
 // Real Postgres (a schema of its own) and the real NATS server (a stream of its own).
@@ -38,8 +37,7 @@ describe('OutboxRelay setting events aside', () => {
     for (const statement of [...outboxTableSql(SCHEMA), ...parkedOutboxTableSql(SCHEMA)]) await db.query(statement);
     await (await nc.jetstreamManager()).streams.purge(STREAM);
     parkedCounts = [];
-    const payloads = new LargePayloads(nc, { name: `outbox-relay-spec-${process.pid}`, ttlMs: 60_000, storage: StorageType.Memory, readOnce: false });
-    relay = new OutboxRelay(db, outbox, nc.jetstream(), payloads, pino({ level: 'silent' }), { onParked: (count) => parkedCounts.push(count) });
+    relay = new OutboxRelay(db, outbox, nc, pino({ level: 'silent' }), { onParked: (count) => parkedCounts.push(count) });
   });
 
   afterAll(async () => {
@@ -47,7 +45,6 @@ describe('OutboxRelay setting events aside', () => {
     await db.close();
     const jsm = await nc.jetstreamManager();
     await jsm.streams.delete(STREAM).catch(() => undefined);
-    await jsm.streams.delete(`OBJ_outbox-relay-spec-${process.pid}`).catch(() => undefined);
     await nc.close();
   });
 
