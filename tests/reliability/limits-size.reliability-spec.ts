@@ -67,7 +67,7 @@ describe('limits: rows up to 512 KiB everywhere, nothing over it, no event held 
       expect(hook.status).toBe(201);
     }
     for (const name of SERVICES) pids.set(name, stack.process(name).pid);
-  }, 240_000);
+  }, 400_000);
 
   afterAll(async () => {
     await receiver?.close();
