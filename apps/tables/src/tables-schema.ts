@@ -3,6 +3,7 @@ import { Tables1763710000000 } from './migrations/1763710000000-tables';
 import { AttachmentFiles1764000019000 } from './migrations/1764000019000-attachment-files';
 import { TextSearch1764100000000 } from './migrations/1764100000000-text-search';
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
+import { UploadTickets1764500000000 } from './migrations/1764500000000-upload-tickets';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -14,5 +15,9 @@ export const ROW_COUNTS_TABLE = `${TABLES_SCHEMA}.row_counts`;
 export const TABLES_OUTBOX = new Outbox(TABLES_SCHEMA);
 
 export function tablesSchema(url: string): SchemaOwner {
-  return { schema: TABLES_SCHEMA, url, migrations: [Tables1763710000000, AttachmentFiles1764000019000, TextSearch1764100000000, OutboxWake1764200000000, announcedOutboxMigration(TABLES_SCHEMA), parkedOutboxMigration(TABLES_SCHEMA)] };
+  return {
+    schema: TABLES_SCHEMA,
+    url,
+    migrations: [Tables1763710000000, AttachmentFiles1764000019000, TextSearch1764100000000, OutboxWake1764200000000, announcedOutboxMigration(TABLES_SCHEMA), parkedOutboxMigration(TABLES_SCHEMA), UploadTickets1764500000000],
+  };
 }

@@ -63,4 +63,10 @@ export class TablesConfig extends ServiceConfig {
   @Min(1)
   @Max(MAX_SINGLE_PUT_BYTES)
   ATTACHMENT_MAX_BYTES = 104_857_600;
+
+  /** Upload tickets one organization may take a minute (each is a presigned URL and a row until it is swept). */
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  UPLOAD_TICKETS_PER_MINUTE = 120;
 }

@@ -120,6 +120,26 @@ describe('attachments that hold files', () => {
       }
     });
 
+    it('an upload for a table without an attachment field', async () => {
+      const plain = await createTable(org.api, [{ name: 'Title', field_type: 'text' }]);
+      const res = await org.api.post(`/tables/${plain.id}/uploads`, { filename: 'a', mime_type: 'text/plain', size: 1 });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(/no attachment field/) });
+    });
+
+    it('more upload tickets a minute than UPLOAD_TICKETS_PER_MINUTE (120), even when they race', async () => {
+      const busy = await newOrg();
+      const table = await createTable(busy.api, FIELDS);
+      const answers = await Promise.all(
+        Array.from({ length: 130 }, () => busy.api.post(`/tables/${table.id}/uploads`, { filename: 'a', mime_type: 'text/plain', size: 1 })),
+      );
+      expect(answers.filter((res) => res.status === 201)).toHaveLength(120);
+      const limited = answers.filter((res) => res.status !== 201);
+      expect(limited.map((res) => [res.status, res.body.error.code])).toEqual(Array(10).fill([429, 'RATE_LIMITED']));
+      // Another organization's tickets are not counted against it.
+      expect((await org.api.post(`/tables/${tableId}/uploads`, { filename: 'a', mime_type: 'text/plain', size: 1 })).status).toBe(201);
+    });
+
     it('an unknown upload id', async () => {
       expect(await expectRefused({ files: [LINK, { upload_id: randomUUID() }] }, 'data.files[1]')).toMatch(/not an upload of this table/);
     });

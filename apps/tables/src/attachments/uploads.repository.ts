@@ -38,14 +38,31 @@ function toRecord(row: UploadRow): UploadRecord {
 export class UploadsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Answers false when the organization has no such table (any more). */
-  async insert(upload: Omit<UploadRecord, 'attached'>): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `INSERT INTO tables.uploads (id, organization_id, table_id, filename, mime_type, size)
-       SELECT $1, $2, t.id, $4, $5, $6 FROM tables.user_tables t WHERE t.id = $3 AND t.organization_id = $2`,
-      [upload.id, upload.organizationId, upload.tableId, upload.filename, upload.mimeType, upload.size],
-    );
-    return Boolean(rowCount);
+  /**
+   * Inserts the upload when the organization has the table, the table has an attachment field and the
+   * organization took fewer than `perMinute` tickets in the last minute; otherwise answers why not.
+   * Tickets of one organization take turns on a transaction lock, so racing ones cannot pass the count together.
+   */
+  async insert(upload: Omit<UploadRecord, 'attached'>, perMinute: number): Promise<'inserted' | 'no-table' | 'no-attachment-field' | 'rate-limited'> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('uploads:' || $1::text, 0))`, [upload.organizationId]);
+      const {
+        rows: [state],
+      } = await tx.query<{ table_found: boolean; attachable: boolean; recent: number }>(
+        `SELECT EXISTS (SELECT 1 FROM tables.user_tables WHERE id = $1 AND organization_id = $2) AS table_found,
+           EXISTS (SELECT 1 FROM tables.fields WHERE table_id = $1 AND field_type = 'attachment') AS attachable,
+           (SELECT count(*)::int FROM tables.uploads WHERE organization_id = $2 AND created_at > now() - interval '1 minute') AS recent`,
+        [upload.tableId, upload.organizationId],
+      );
+      if (!state.table_found) return 'no-table';
+      if (!state.attachable) return 'no-attachment-field';
+      if (state.recent >= perMinute) return 'rate-limited';
+      await tx.query(
+        `INSERT INTO tables.uploads (id, organization_id, table_id, filename, mime_type, size) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [upload.id, upload.organizationId, upload.tableId, upload.filename, upload.mimeType, upload.size],
+      );
+      return 'inserted';
+    });
   }
 
   /** The table's uploads among `ids`; ids of other tables or organizations are simply not there. */

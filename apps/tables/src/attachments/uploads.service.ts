@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CreateUploadBody, ServiceResult, UploadTicket } from '@contracts';
-import { AppError } from '@platform/errors';
+import { AppError, ErrorCode } from '@platform/errors';
 import { TablesConfig } from '../tables.config';
 import { fileKey } from './object-keys';
 import { ObjectStorage } from './object-storage';
@@ -20,7 +20,14 @@ export class UploadsService {
     if (body.size > this.config.ATTACHMENT_MAX_BYTES) throw AppError.validation('size', `must be at most ${this.config.ATTACHMENT_MAX_BYTES} bytes`);
     const id = randomUUID();
     const upload = { id, organizationId, tableId, filename: body.filename, mimeType: body.mime_type, size: body.size };
-    if (!(await this.uploads.insert(upload))) throw AppError.notFound('Table');
+    const outcome = await this.uploads.insert(upload, this.config.UPLOAD_TICKETS_PER_MINUTE);
+    if (outcome === 'no-table') throw AppError.notFound('Table');
+    if (outcome === 'no-attachment-field') {
+      throw AppError.badRequest('This table has no attachment field: an upload ticket is for a file that a row of the table will hold');
+    }
+    if (outcome === 'rate-limited') {
+      throw new AppError(ErrorCode.RateLimited, `An organization may take ${this.config.UPLOAD_TICKETS_PER_MINUTE} upload tickets a minute; try again shortly`);
+    }
     const presigned = await this.storage.presignUpload(fileKey(organizationId, tableId, id), body.mime_type, body.size);
     return {
       data: { upload_id: id, upload_url: presigned.url, method: 'PUT', headers: presigned.headers, expires_at: presigned.expiresAt.toISOString() },
