@@ -4,6 +4,7 @@ import { AttachmentFiles1764000019000 } from './migrations/1764000019000-attachm
 import { TextSearch1764100000000 } from './migrations/1764100000000-text-search';
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 import { UploadTickets1764500000000 } from './migrations/1764500000000-upload-tickets';
+import { PendingIndexes1764500100000 } from './migrations/1764500100000-pending-indexes';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -18,6 +19,15 @@ export function tablesSchema(url: string): SchemaOwner {
   return {
     schema: TABLES_SCHEMA,
     url,
-    migrations: [Tables1763710000000, AttachmentFiles1764000019000, TextSearch1764100000000, OutboxWake1764200000000, announcedOutboxMigration(TABLES_SCHEMA), parkedOutboxMigration(TABLES_SCHEMA), UploadTickets1764500000000],
+    migrations: [
+      Tables1763710000000,
+      AttachmentFiles1764000019000,
+      TextSearch1764100000000,
+      OutboxWake1764200000000,
+      announcedOutboxMigration(TABLES_SCHEMA),
+      parkedOutboxMigration(TABLES_SCHEMA),
+      UploadTickets1764500000000,
+      PendingIndexes1764500100000,
+    ],
   };
 }

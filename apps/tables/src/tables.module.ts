@@ -20,6 +20,7 @@ import { UserTableCache } from './tables/user-table.cache';
 import { UserTableRepository } from './tables/user-table.repository';
 import { TablesConfig } from './tables.config';
 import { TABLES_OUTBOX } from './tables-schema';
+import { PendingIndexes } from './storage/pending-indexes';
 
 /** Files of attachment fields: presigned uploads, their checks, download links and the cleanup of storage. */
 const ATTACHMENT_PROVIDERS = [ObjectStorage, UploadsRepository, UploadsService, ObjectDeletionsRepository, AttachmentFiles, FileCleanup];
@@ -42,6 +43,7 @@ export class TablesModule {
         RowUpsertsService,
         { provide: RowCursors, useValue: new RowCursors(config.rowCursorKey) },
         ...ATTACHMENT_PROVIDERS,
+        PendingIndexes,
       ],
     };
   }

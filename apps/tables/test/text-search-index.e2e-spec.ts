@@ -47,14 +47,15 @@ describe('text filters on a large table', () => {
     await db?.end();
   });
 
-  it('gives every text-like field a trigram index with its column, and no other field', async () => {
+  it('gives every text-like field a trigram index, and no other field', async () => {
     const indexed = (await searchIndexes()).map((i) => i.indexdef);
     expect(indexed).toHaveLength(3);
     for (const slug of ['title', 'notes', 'status']) expect(indexed.some((def) => indexes(def, columns[slug]))).toBe(true);
     const added = await api.patch(`/tables/${tableId}`, { fields: [{ name: 'Email', field_type: 'email' }] });
     expect(added.status).toBe(200);
     const email = (await db.query(`SELECT column_name FROM tables.fields WHERE table_id = $1 AND slug = 'email'`, [tableId])).rows[0].column_name;
-    expect((await searchIndexes()).some((i) => indexes(i.indexdef, email))).toBe(true);
+    // A field added to a table is indexed right after its change commits, without blocking writes.
+    await eventually(async () => expect((await searchIndexes()).some((i) => indexes(i.indexdef, email))).toBe(true), { timeoutMs: 20_000 });
   });
 
   it('answers an `or` of contains filters from the index on 20,000 rows, with the same rows a full read finds', async () => {

@@ -7,25 +7,45 @@ function columnDefinition(field: Field): string {
   return `${ident(field.column)} ${COLUMN_KINDS[field.fieldType].sqlType}`;
 }
 
+/** An index a field's reads want, by name, with what builds it (`CREATE INDEX <concurrently> <definition>`). */
+export interface FieldIndex {
+  fieldId: string;
+  name: string;
+  definition: string;
+}
+
 /**
  * (sort key, id) so `ORDER BY key, id LIMIT n` reads n index entries, in either direction; and for text a
  * trigram index, so `contains` and `starts_with` (ILIKE patterns) read the matching rows instead of every
- * row of a large table. Built with the column, while the table is small or in the change that adds it.
+ * row of a large table. They speed reads up and enforce nothing, so a field added to a table that has
+ * rows gets them after its change commits (see `PendingIndexes`).
  */
-function fieldIndexesSql(storageName: string, field: Field): string[] {
+export function fieldReadIndexes(storageName: string, field: Field): FieldIndex[] {
   const kind = COLUMN_KINDS[field.fieldType];
   const column = ident(field.column);
-  const statements: string[] = [];
+  const indexes: FieldIndex[] = [];
   if (kind.indexExpression) {
-    statements.push(`CREATE INDEX ${ident(fieldIndexName(field.id))} ON ${qualified(storageName)} ((${kind.indexExpression(column)}), id)`);
+    const name = fieldIndexName(field.id);
+    indexes.push({ fieldId: field.id, name, definition: `IF NOT EXISTS ${ident(name)} ON ${qualified(storageName)} ((${kind.indexExpression(column)}), id)` });
   }
-  if (kind.searchable) statements.push(searchIndexSql(storageName, field.id, field.column));
-  if (field.options.is_unique) statements.push(uniqueIndexSql(storageName, field));
-  return statements;
+  if (kind.searchable) indexes.push(searchIndex(storageName, field.id, field.column));
+  return indexes;
+}
+
+function searchIndex(storageName: string, fieldId: string, column: string): FieldIndex {
+  const name = fieldSearchIndexName(fieldId);
+  return { fieldId, name, definition: `IF NOT EXISTS ${ident(name)} ON ${qualified(storageName)} USING gin (${ident(column)} tables.gin_trgm_ops)` };
 }
 
 export function searchIndexSql(storageName: string, fieldId: string, column: string): string {
-  return `CREATE INDEX IF NOT EXISTS ${ident(fieldSearchIndexName(fieldId))} ON ${qualified(storageName)} USING gin (${ident(column)} tables.gin_trgm_ops)`;
+  return `CREATE INDEX ${searchIndex(storageName, fieldId, column).definition}`;
+}
+
+/** Every index of a field, built now in the caller's transaction. */
+function fieldIndexesSql(storageName: string, field: Field): string[] {
+  const statements = fieldReadIndexes(storageName, field).map((index) => `CREATE INDEX ${index.definition}`);
+  if (field.options.is_unique) statements.push(uniqueIndexSql(storageName, field));
+  return statements;
 }
 
 /**
@@ -71,17 +91,22 @@ export async function createRowsTable(db: Sql, tableId: string, storageName: str
   await indexRowsTable(db, tableId, storageName, fields);
 }
 
-/** Drops and adds columns in one ALTER (one table rewrite lock), then indexes the new ones. */
-export async function alterRowsTable(db: Sql, storageName: string, removed: readonly Field[], added: readonly Field[]): Promise<void> {
+/**
+ * Drops and adds columns in one ALTER: nullable columns without a default, so Postgres changes only its
+ * catalog and rewrites no row, whatever the table's size. A unique field's index is built now (it is
+ * the rule itself); the read indexes of the new fields are answered for the caller to build after commit.
+ */
+export async function alterRowsTable(db: Sql, storageName: string, removed: readonly Field[], added: readonly Field[]): Promise<FieldIndex[]> {
   const actions = [
     ...removed.map((field) => `DROP COLUMN ${ident(field.column)}`),
     ...added.map((field) => `ADD COLUMN ${columnDefinition(field)}`),
   ];
-  if (actions.length === 0) return;
+  if (actions.length === 0) return [];
   await db.query(`ALTER TABLE ${qualified(storageName)} ${actions.join(', ')}`);
   for (const field of added) {
-    for (const sql of fieldIndexesSql(storageName, field)) await db.query(sql);
+    if (field.options.is_unique) await db.query(uniqueIndexSql(storageName, field));
   }
+  return added.flatMap((field) => fieldReadIndexes(storageName, field));
 }
 
 export async function dropRowsTable(db: Sql, storageName: string): Promise<void> {

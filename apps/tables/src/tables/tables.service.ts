@@ -13,6 +13,7 @@ import { SqlParameters } from '../filter/sql-parameters';
 import { qualified, rowsTableName } from '../storage/identifiers';
 import { alterRowsTable, createRowsTable, dropRowsTable } from '../storage/rows-ddl';
 import { needsRebuild, rebuildRowsTable } from '../storage/rows-table-rebuild';
+import { forgetPendingIndexes, recordPendingIndexes, yieldIndexBuilds } from '../storage/pending-indexes';
 import { applyOptionChange } from './field-option-changes';
 import { tableEvent } from './table-events';
 import { tableDetail, tableListItem, UserTable } from './user-table';
@@ -103,6 +104,7 @@ export class TablesService {
     await this.db.transaction(async (client) => {
       const table = await this.tables.find(organizationId, tableId, client, 'update');
       if (!table) throw AppError.notFound('Table');
+      await yieldIndexBuilds(client, table.id, table.storageName);
       await dropRowsTable(client, table.storageName);
       await this.fileDeletions.enqueueTable(client, table);
       await this.tables.delete(client, table.id);
@@ -164,7 +166,12 @@ export class TablesService {
 
   /** Alters the rows table in place, or rebuilds it when dropped columns have used up too many column numbers. */
   private async changeColumns(client: Sql, table: UserTable, removed: Field[], changed: Field[], added: Field[]): Promise<void> {
-    if (!(await needsRebuild(client, table.storageName, added.length))) return alterRowsTable(client, table.storageName, removed, added);
+    if (removed.length + added.length === 0) return;
+    await forgetPendingIndexes(client, removed.map((field) => field.id));
+    await yieldIndexBuilds(client, table.id, table.storageName);
+    if (!(await needsRebuild(client, table.storageName, added.length))) {
+      return recordPendingIndexes(client, table.id, await alterRowsTable(client, table.storageName, removed, added));
+    }
     const gone = new Set(removed.map((field) => field.id));
     const current = new Map(changed.map((field) => [field.id, field]));
     const kept = table.fields.filter((field) => !gone.has(field.id)).map((field) => current.get(field.id) ?? field);

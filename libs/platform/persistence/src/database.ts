@@ -72,6 +72,14 @@ export class Database implements Sql {
     });
   }
 
+  /**
+   * Runs `work` on one connection of the pool outside any transaction, for statements that cannot run in
+   * one (CREATE INDEX CONCURRENTLY) and for session advisory locks, which end with the session's work.
+   */
+  session<T>(work: (client: Sql) => Promise<T>): Promise<T> {
+    return this.withConnection(work);
+  }
+
   async ping(): Promise<void> {
     await this.query('SELECT 1');
   }
