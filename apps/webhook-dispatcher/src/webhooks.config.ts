@@ -99,6 +99,15 @@ export class WebhooksWorkerConfig extends WebhooksConfig {
   @Max(1_000)
   WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = 10;
 
+  /**
+   * Worker slots one organization's deliveries hold at once in one worker process, in flight or waiting
+   * for their webhook's slot: one organization's many slow webhooks cannot take the slots the others need.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(5_000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_ORG = 50;
+
   /** How long a job stays locked to a worker without renewal; a killed worker's jobs come back after it. */
   @IsInt()
   @Min(500)

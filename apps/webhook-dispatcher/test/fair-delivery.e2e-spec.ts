@@ -105,6 +105,28 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     receiver.release(200);
   });
 
+  it('keeps one organization to its share of a worker, so that its many hanging webhooks leave another organization room', async () => {
+    const queue = newQueue();
+    // Four webhooks of three slots each could hold all twelve of the worker's slots; the organization gets four.
+    await workers(queue, 1, { WEBHOOK_WORKER_CONCURRENCY: '12', WEBHOOK_MAX_IN_FLIGHT_PER_ORG: '4' });
+    const hanging = Array.from({ length: 4 }, () => uniquePath('org-share-hang'));
+    for (const path of hanging) receiver.on(path, () => 'hang');
+    const hooks = await Promise.all(hanging.map((path) => createWebhook(api, receiver.url(path), ['row.created'])));
+    await Promise.all(hooks.flatMap((hook) => Array.from({ length: 6 }, () => queue.deliver(orgId, hook.id, 'row.created'))));
+    const inFlight = () => hanging.reduce((sum, path) => sum + receiver.at(path).length, 0);
+    await eventually(() => expect(inFlight()).toBeGreaterThanOrEqual(4));
+    const other = await createTestOrg();
+    const otherPath = uniquePath('org-share-other');
+    const otherHook = await createWebhook(apiClient(other.key), receiver.url(otherPath), ['row.created']);
+    const started = Date.now();
+    await queue.deliver(other.orgId, otherHook.id, 'row.created');
+    await eventually(() => expect(receiver.at(otherPath)).toHaveLength(1), { timeoutMs: 5_000 });
+    expect(receiver.at(otherPath)[0].receivedAt - started).toBeLessThan(3_000);
+    await sleep(1_000);
+    expect(inFlight()).toBe(4);
+    receiver.release(200);
+  });
+
   it('probes a receiver that keeps timing out one request at a time, until it answers', async () => {
     const queue = newQueue();
     await workers(queue, 1, { WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_DELAYS: '1s,1s,1s,1s,1s' });

@@ -85,7 +85,7 @@ export class DeliveryProcessor {
     let slot: HeldSlot | undefined;
     const read = this.readWebhook(job.data.webhookId);
     try {
-      slot = await this.slots.take(job.data.webhookId, holder, () => deliveryOutcomes.inc({ outcome: 'waiting' }));
+      slot = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, () => deliveryOutcomes.inc({ outcome: 'waiting' }));
       if (!slot) {
         deliveryOutcomes.inc({ outcome: 'parked' });
         if (token) await job.moveToDelayed(Date.now() + PARK_MS, token);

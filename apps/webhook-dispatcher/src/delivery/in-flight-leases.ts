@@ -43,6 +43,21 @@ redis.call('SADD', KEYS[5], ARGV[5])
 return 0`;
 
 /**
+ * Parks the holder without asking for a slot (its organization has no worker slot free for it): it keeps
+ * the time it first became due, and a freed slot of its webhook or the sweep wakes it.
+ * KEYS: parked, woken, parked webhooks; ARGV: holder, webhook id.
+ */
+const PARK = `
+redis.replicate_commands()
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local due = redis.call('ZSCORE', KEYS[2], ARGV[1]) or redis.call('ZSCORE', KEYS[1], ARGV[1]) or now
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[1], due, ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[2])
+return 0`;
+
+/**
  * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then
  * either hands the slot straight to the next holder, a job already waiting for it in the same worker
  * (only when no job of the webhook is parked or woken, which keep their turn, and the webhook's slots
@@ -125,6 +140,7 @@ type LeaseRedis = IORedis & {
   acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string]): Promise<number>;
   releaseLease(...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number]): Promise<string | number | null>;
   sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number]): Promise<string[]>;
+  parkHolder(...args: [parked: string, woken: string, parkedWebhooks: string, holder: string, webhookId: string]): Promise<number>;
 };
 
 /**
@@ -144,6 +160,7 @@ export class InFlightLeases implements OnApplicationShutdown {
     redis.defineCommand('acquireLease', { numberOfKeys: 5, lua: ACQUIRE });
     redis.defineCommand('releaseLease', { numberOfKeys: 4, lua: RELEASE });
     redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });
+    redis.defineCommand('parkHolder', { numberOfKeys: 3, lua: PARK });
     this.redis = redis as LeaseRedis;
     this.leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
     this.max = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
@@ -154,6 +171,12 @@ export class InFlightLeases implements OnApplicationShutdown {
     const { leases, parked, woken, timeouts } = this.keys(webhookId);
     const answer = await this.redis.acquireLease(leases, parked, woken, timeouts, this.parkedWebhooks(), holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId);
     return answer === 1;
+  }
+
+  /** Parks the holder in its webhook's list without taking a slot, until a freed slot or the sweep wakes it. */
+  async park(webhookId: string, holder: string): Promise<void> {
+    const { parked, woken } = this.keys(webhookId);
+    await this.redis.parkHolder(parked, woken, this.parkedWebhooks(), holder, webhookId);
   }
 
   /**

@@ -35,12 +35,19 @@ interface WebhookSlots {
  * of asking Redis, being parked in the delayed set and woken and fetched again, the job waits here and an
  * attempt that ends hands its slot straight to it in the same round trip that frees it. Parked jobs keep
  * their turn: a slot is handed over only while none of the webhook's jobs is parked or woken.
+ *
+ * It also keeps each organization to WEBHOOK_MAX_IN_FLIGHT_PER_ORG of this worker's slots, counting its jobs
+ * in flight, waiting here and asking Redis: a job beyond that is parked in its webhook's list without
+ * asking for a slot, so many slow webhooks of one organization leave the other organizations' jobs room.
  */
 @Injectable()
 export class WorkerSlots {
   private readonly logger = new Logger('WorkerSlots');
   private readonly webhooks = new Map<string, WebhookSlots>();
+  /** Jobs of each organization between taking and giving back a slot here. */
+  private readonly organizations = new Map<string, number>();
   private readonly max: number;
+  private readonly maxPerOrganization: number;
   private closing = false;
 
   constructor(
@@ -49,13 +56,33 @@ export class WorkerSlots {
     config: WebhooksWorkerConfig,
   ) {
     this.max = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
+    this.maxPerOrganization = config.WEBHOOK_MAX_IN_FLIGHT_PER_ORG;
   }
 
   /**
-   * A slot for this attempt, or undefined when the webhook's slots are taken (the job is then parked in
-   * Redis's list and must go to the delayed set). `onWait` is called when the job waits here instead.
+   * A slot for this attempt, or undefined when the webhook's slots are taken or the organization holds its
+   * share of this worker (the job is then parked in Redis's list and must go to the delayed set). `onWait`
+   * is called when the job waits here instead.
    */
-  async take(webhookId: string, holder: string, onWait?: () => void): Promise<HeldSlot | undefined> {
+  async take(webhookId: string, organizationId: string, holder: string, onWait?: () => void): Promise<HeldSlot | undefined> {
+    if ((this.organizations.get(organizationId) ?? 0) >= this.maxPerOrganization) {
+      await this.leases.park(webhookId, holder);
+      return undefined;
+    }
+    this.count(organizationId, 1);
+    let slot: HeldSlot | undefined;
+    try {
+      slot = await this.takeForWebhook(webhookId, holder, onWait);
+    } finally {
+      if (!slot) this.count(organizationId, -1);
+    }
+    if (!slot) return undefined;
+    const taken = slot;
+    let released: Promise<void> | undefined;
+    return { release: (outcome) => (released ??= taken.release(outcome).finally(() => this.count(organizationId, -1))) };
+  }
+
+  private async takeForWebhook(webhookId: string, holder: string, onWait?: () => void): Promise<HeldSlot | undefined> {
     const slots = this.slotsOf(webhookId);
     if (!this.closing && slots.inFlight >= this.max && slots.waiting.length < WAITING_PER_SLOT * this.max) {
       onWait?.();
@@ -100,6 +127,12 @@ export class WorkerSlots {
     } finally {
       this.forgetIfIdle(webhookId, slots);
     }
+  }
+
+  private count(organizationId: string, change: number): void {
+    const held = (this.organizations.get(organizationId) ?? 0) + change;
+    if (held > 0) this.organizations.set(organizationId, held);
+    else this.organizations.delete(organizationId);
   }
 
   private slotsOf(webhookId: string): WebhookSlots {
