@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
@@ -26,14 +27,16 @@ export class LimitQuery {
   limit: number = DEFAULT_PAGE_LIMIT;
 }
 
+/**
+ * The rule of a `page` query parameter: an optional integer from 1 (the first, the default) to 1,000,000.
+ * Listed last first, the order in which stacked decorators apply, so a refusal names the same check.
+ */
+export const PageNumber = () =>
+  applyDecorators(Max(1_000_000), Min(1), IsInt(), QueryInteger(), IsOptional(), ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 }));
+
 /** `page` >= 1 (default 1) and `limit` 1..100 (default 50), for every list endpoint. */
 export class PageQuery extends LimitQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
-  @QueryInteger()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @PageNumber()
   page: number = 1;
 }
 

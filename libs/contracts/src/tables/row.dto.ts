@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
 import { JsonData } from '../json-data';
-import { LimitQuery, QueryInteger } from '../pagination';
+import { LimitQuery, PageNumber } from '../pagination';
 import { ROW_WRITE_DATA_SCHEMA } from './table.views';
 
 export const MAX_FILTER_LENGTH = 8_192;
@@ -37,12 +37,7 @@ export const MAX_CURSOR_LENGTH = 2_048;
 
 /** A rows list is paged by `page` (default 1) or by `cursor`, never both: `page` has no default here so the two can be told apart. */
 export class RowListQuery extends LimitQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
-  @QueryInteger()
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @PageNumber()
   page?: number;
 
   @ApiPropertyOptional({ description: "a previous answer's pagination.next_cursor, with the same sort, order, filter and limit, and no page" })
