@@ -11,6 +11,7 @@ import { log, sleep } from './lib/bench-http';
 import { UsageSampler } from './lib/usage-sampler';
 import { comparisonLines, headlineFigures, RecordedFigures, recordedFiguresOf } from './compare';
 import { printSummary } from './report';
+import { measureDispatch } from './dispatch/scenarios';
 import { measureBatchCreates, measureCreates, measureLists, RowsSettings } from './rows/scenarios';
 import { measureWebhooks, WebhooksSettings } from './webhooks/scenarios';
 
@@ -32,8 +33,8 @@ const webhooks: WebhooksSettings = {
   ceilingInFlight: number('BENCH_CEILING_IN_FLIGHT', 100, 100),
 };
 const IDLE_SETTLE_MS = number('BENCH_IDLE_SETTLE_MS', 10_000, 5_000);
-/** `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, lists) runs only those scenarios, with the memory figures. */
-const only = new Set((process.env.BENCH_ONLY ?? 'creates,batches,webhooks,lists').split(',').map((name) => name.trim()));
+/** `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, lists, dispatch) runs only those scenarios, with the memory figures. */
+const only = new Set((process.env.BENCH_ONLY ?? 'creates,batches,webhooks,lists,dispatch').split(',').map((name) => name.trim()));
 const runs = (name: string) => only.has(name);
 
 async function main(): Promise<void> {
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     const batches = runs('batches') ? await measureBatchCreates({ ...besideBare, barePort: await freePort() }) : undefined;
     const deliveries = runs('webhooks') ? await measureWebhooks(stack, org, usage, webhooks) : undefined;
     const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, usage, rows) : [];
+    const dispatch = runs('dispatch') ? await measureDispatch(stack.gatewayUrl, org, usage, rows.durationS) : undefined;
     const memory = usage.stop();
     const report = {
       date: started.toISOString(),
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
       batches,
       deliveries,
       lists,
+      dispatch,
       memory,
     };
     const file = resolve(REPO_ROOT, 'dist/bench-report.json');
