@@ -1,4 +1,3 @@
-import { outboxTableSql } from '@platform/persistence';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The background re-check's schedule, the latest check's issues, and the context's own event outbox. */
@@ -12,7 +11,13 @@ export class DomainChecks1764000000000 implements MigrationInterface {
     // Domains that existed before the re-check get their first one at once; failed domains wait for a client.
     await db.query(`UPDATE domains.domains SET next_check_at = now() WHERE status <> 'failed'`);
     await db.query('CREATE INDEX domains_next_check_idx ON domains.domains (next_check_at) WHERE next_check_at IS NOT NULL');
-    for (const sql of outboxTableSql('domains')) await db.query(sql);
+    await db.query(`CREATE TABLE domains.outbox (
+      seq bigserial PRIMARY KEY,
+      id uuid NOT NULL UNIQUE,
+      subject text NOT NULL,
+      payload json NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`);
   }
 
   async down(db: QueryRunner): Promise<void> {

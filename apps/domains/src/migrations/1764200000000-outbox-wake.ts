@@ -1,15 +1,21 @@
-import { dropOutboxWakeSql, outboxWakeSql } from '@platform/persistence';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Commits into the outbox wake the domains relay at once (NOTIFY), instead of at its next poll. */
+/**
+ * Commits into the outbox wake the domains relay at once (NOTIFY on `domains_outbox`), instead of at its next poll.
+ * The statements are spelled out as they were written: a migration never follows later code.
+ */
 export class OutboxWake1764200000000 implements MigrationInterface {
   name = 'OutboxWake1764200000000';
 
   async up(db: QueryRunner): Promise<void> {
-    for (const sql of outboxWakeSql('domains')) await db.query(sql);
+    await db.query(`CREATE OR REPLACE FUNCTION domains.outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_notify('domains_outbox', ''); RETURN NULL; END $$`);
+    await db.query('DROP TRIGGER IF EXISTS outbox_notify ON domains.outbox');
+    await db.query('CREATE TRIGGER outbox_notify AFTER INSERT ON domains.outbox FOR EACH STATEMENT EXECUTE FUNCTION domains.outbox_notify()');
   }
 
   async down(db: QueryRunner): Promise<void> {
-    for (const sql of dropOutboxWakeSql('domains')) await db.query(sql);
+    await db.query('DROP TRIGGER IF EXISTS outbox_notify ON domains.outbox');
+    await db.query('DROP FUNCTION IF EXISTS domains.outbox_notify()');
   }
 }

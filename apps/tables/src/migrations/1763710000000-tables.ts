@@ -1,4 +1,3 @@
-import { outboxTableSql } from '@platform/persistence';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -43,7 +42,13 @@ export class Tables1763710000000 implements MigrationInterface {
       n bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (table_id, slot)
     )`);
-    for (const sql of outboxTableSql('tables')) await db.query(sql);
+    await db.query(`CREATE TABLE tables.outbox (
+      seq bigserial PRIMARY KEY,
+      id uuid NOT NULL UNIQUE,
+      subject text NOT NULL,
+      payload json NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`);
   }
 
   async down(db: QueryRunner): Promise<void> {

@@ -1,26 +1,29 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { COLUMN_KINDS } from '../storage/column-types';
-import { searchIndexSql } from '../storage/rows-ddl';
+
+/** The field types that were searchable when this migration was written; a migration never follows later code. */
+const SEARCHABLE_TYPES = ['text', 'long_text', 'email', 'url', 'phone', 'select'];
 
 /**
  * `contains` and `starts_with` filters are ILIKE patterns: without an index they read every row. pg_trgm
  * (a trusted extension since PostgreSQL 13) gives text-like fields a GIN index that serves them; new
  * fields get one with their column, this gives one to the fields that already exist. It lives in the
- * context's own schema, which the service's role owns.
+ * context's own schema, which the service's role owns. Index names and statements are spelled out here,
+ * as they were, so that later changes to the service's DDL code cannot change what this migration did.
  */
 export class TextSearch1764100000000 implements MigrationInterface {
   name = 'TextSearch1764100000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA tables');
-    const searchable = Object.entries(COLUMN_KINDS)
-      .filter(([, kind]) => kind.searchable)
-      .map(([type]) => type);
-    const fields: { storage_name: string; id: string; column_name: string }[] = await db.query(
-      `SELECT t.storage_name, f.id, f.column_name FROM tables.fields f JOIN tables.user_tables t ON t.id = f.table_id WHERE f.field_type = ANY($1)`,
-      [searchable],
+    // Every name comes from the database's own server-generated identifiers; format() quotes them once more.
+    const statements: { sql: string }[] = await db.query(
+      `SELECT format('CREATE INDEX IF NOT EXISTS %I ON tables.%I USING gin (%I tables.gin_trgm_ops)',
+                     'sx_' || replace(f.id::text, '-', ''), t.storage_name, f.column_name) AS sql
+         FROM tables.fields f JOIN tables.user_tables t ON t.id = f.table_id
+        WHERE f.field_type = ANY($1)`,
+      [SEARCHABLE_TYPES],
     );
-    for (const field of fields) await db.query(searchIndexSql(field.storage_name, field.id, field.column_name));
+    for (const { sql } of statements) await db.query(sql);
   }
 
   async down(db: QueryRunner): Promise<void> {

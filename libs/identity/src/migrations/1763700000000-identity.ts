@@ -1,4 +1,3 @@
-import { outboxTableSql } from '@platform/persistence';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class Identity1763700000000 implements MigrationInterface {
@@ -33,7 +32,13 @@ export class Identity1763700000000 implements MigrationInterface {
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
     await db.query(`CREATE UNIQUE INDEX members_active_email_idx ON gateway.members (organization_id, lower(email)) WHERE status <> 'removed'`);
-    for (const sql of outboxTableSql('gateway')) await db.query(sql);
+    await db.query(`CREATE TABLE gateway.outbox (
+      seq bigserial PRIMARY KEY,
+      id uuid NOT NULL UNIQUE,
+      subject text NOT NULL,
+      payload json NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`);
   }
 
   async down(db: QueryRunner): Promise<void> {
