@@ -1,10 +1,7 @@
-import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { HealthIndicatorService } from '@nestjs/terminus';
+import { DynamicModule, Module } from '@nestjs/common';
 import type { RedisServiceConfig } from '@platform/config';
 import Redis, { RedisOptions } from 'ioredis';
-import { DependencyIndicator } from './health/dependency.indicator';
-import { HealthChecks } from './health/health-checks';
-import { SERVICE_CONFIG } from './service-config';
+import { connectionModule } from './connection.module';
 
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 
@@ -29,39 +26,16 @@ export function connectRedis(url: string, profile: RedisProfile): Redis {
   return redis;
 }
 
-@Injectable()
-export class RedisHealthIndicator extends DependencyIndicator implements OnApplicationShutdown {
-  protected readonly key = 'redis';
-
-  constructor(
-    indicators: HealthIndicatorService,
-    checks: HealthChecks,
-    @Inject(REDIS_CLIENT) private readonly redis: Redis,
-  ) {
-    super(indicators, checks);
-  }
-
-  protected probe(): Promise<string> {
-    return this.redis.ping();
-  }
-
-  onApplicationShutdown(): void {
-    this.redis.disconnect();
-  }
-}
-
 /** The process's Redis client (`REDIS_CLIENT`) with its readiness check; disconnected at shutdown. */
 @Module({})
 export class RedisModule {
   static forRoot(profile: RedisProfile): DynamicModule {
-    return {
-      module: RedisModule,
-      global: true,
-      providers: [
-        { provide: REDIS_CLIENT, inject: [SERVICE_CONFIG], useFactory: (config: RedisServiceConfig) => connectRedis(config.REDIS_URL, profile) },
-        RedisHealthIndicator,
-      ],
-      exports: [REDIS_CLIENT],
-    };
+    return connectionModule(RedisModule, {
+      token: REDIS_CLIENT,
+      key: 'redis',
+      open: (config: RedisServiceConfig) => connectRedis(config.REDIS_URL, profile),
+      probe: (redis: Redis) => redis.ping(),
+      close: (redis: Redis) => redis.disconnect(),
+    });
   }
 }
