@@ -9,6 +9,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The relay does not wait for its next poll (a second apart): the tables service announces each commit
  * into the outbox on a core NATS subject, after the commit, and the relay publishes at once.
+ * @run-alone: every spec's commits announce on the same subject, and this one counts what it hears and
+ * times the relay.
  */
 describe('tables relay wake-up', () => {
   let nc: NatsConnection;

@@ -2,20 +2,11 @@
 import { resolve } from 'node:path';
 
 export default async function globalSetup(): Promise<void> {
+  // The e2e runner (dist/scripts/e2e.js) started a stack for several jest runs and named its state file.
+  if (process.env.TEST_STACK_STATE) return;
   const root = resolve(__dirname, '../../../..');
-  const { launchTestStack } = require(resolve(root, 'dist/libs/platform/testing/src/stack-launcher.js'));
-  const { startTestDnsServer } = require(resolve(root, 'dist/libs/platform/testing/src/test-dns/index.js'));
-  // The domains service resolves through a loopback DNS server whose answers tests set through Redis.
-  const dns = await startTestDnsServer();
-  process.env.DNS_SERVERS = dns.servers;
-  const stack = await launchTestStack().catch(async (error: unknown) => {
-    await dns.close();
-    throw error;
-  });
+  const { startE2eStack } = require(resolve(root, 'dist/libs/platform/testing/src/e2e-stack.js'));
+  const stack = await startE2eStack();
   process.env.TEST_STACK_STATE = stack.stateFile;
-  const stop = async (): Promise<void> => {
-    await stack.stop();
-    await dns.close();
-  };
-  (globalThis as { __testStack?: { stop(): Promise<void> } }).__testStack = { stop };
+  (globalThis as { __testStack?: { stop(): Promise<void> } }).__testStack = stack;
 }

@@ -14,3 +14,4 @@ export { createScratchDatabase } from './test-databases';
 export * from './local-server';
 export * from './webhook-receiver';
 export * from './attachment-fixtures';
+export * from './e2e-stack';
