@@ -1,4 +1,8 @@
-import { admin, adminFailure, apiClient, readOrgEvents } from '@platform/testing';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { admin, adminFailure, adminWith, apiClient, createScratchDatabase, readOrgEvents, REPO_ROOT, stackEnv, testDatabaseUrl } from '@platform/testing';
 
 describe('admin command line', () => {
   it('creates and updates an organization', async () => {
@@ -93,5 +97,23 @@ describe('admin command line', () => {
       expect(subject).toBe(`events.${org.id}.${event.event}`);
       expect(msgId).toBe(event.id);
     }
+  });
+
+  it("on an empty database, brings the gateway schema to where the gateway's migration job does: one list of migrations", async () => {
+    const url = await createScratchDatabase(testDatabaseUrl());
+    await adminWith({ DATABASE_URL: url }, 'org', 'create', '--name', 'First');
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ name: string }>('SELECT name FROM gateway.migrations ORDER BY name');
+      expect(rows.map((row) => row.name)).toEqual(['IdempotencyKeys1764100000000', 'Identity1763700000000', 'KeyLastUsed1764400000000', 'OutboxAnnounced1764450000000', 'OutboxWake1764200000000']);
+    } finally {
+      await db.end();
+    }
+    const { stdout } = await promisify(execFile)(process.execPath, [resolve(REPO_ROOT, 'dist/apps/gateway/src/migrate.js')], {
+      cwd: REPO_ROOT,
+      env: { ...stackEnv(), DATABASE_URL: url },
+    });
+    expect(JSON.parse(stdout)).toEqual({ schema: 'gateway', applied: [] });
   });
 });
