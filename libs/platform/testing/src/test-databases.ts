@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { TEST_DATABASE_PREFIX } from './stack-env';
@@ -58,16 +59,14 @@ export async function flushTestRedis(redisUrl: string): Promise<void> {
   }
 }
 
-let scratchCount = 0;
-
 /**
  * A new empty database of this run's own (dropped with the run's others), for a process that must not
  * share the stack's data: it is named after the run's database, so abandoned ones are found and dropped.
  */
 export async function createScratchDatabase(stackDatabaseUrl: string): Promise<string> {
-  scratchCount += 1;
   const url = new URL(stackDatabaseUrl);
-  url.pathname = `${url.pathname}_${process.pid}x${scratchCount}`;
+  // A jest worker runs many files in one process, each with its own copy of this module: the pid alone repeats.
+  url.pathname = `${url.pathname}_${process.pid}x${randomBytes(4).toString('hex')}`;
   const db = new Client({ connectionString: adminUrl(stackDatabaseUrl) });
   await db.connect();
   try {
