@@ -1,6 +1,11 @@
+import { Condition as FieldCondition, FilterNode as FieldFilterNode, targetType } from '@platform/row-filter';
+import type { Field } from '../fields/field';
 import { ident } from '../storage/identifiers';
-import { Condition, FilterNode, targetType } from './filter-ast';
 import { SqlParameters } from './sql-parameters';
+
+/** Filters over the table's own fields, whose columns the SQL names. */
+export type Condition = FieldCondition<Field>;
+export type FilterNode = FieldFilterNode<Field>;
 
 const COMPARISON = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 

@@ -3,7 +3,7 @@ import { AppError } from '@platform/errors';
 import type { Field, FieldOptions } from '../fields/field';
 import { RowOrder } from '../rows/row-sort';
 import { compileFilter } from './filter-compiler';
-import { MAX_FILTER_CONDITIONS, parseFilter } from './filter-parser';
+import { MAX_FILTER_CONDITIONS, parseFilter } from '@platform/row-filter';
 import { SqlParameters } from './sql-parameters';
 
 let counter = 0;

@@ -2,7 +2,8 @@ import type { FieldType } from '@contracts';
 import { AppError } from '@platform/errors';
 import type { Field, FieldOptions } from '../fields/field';
 import { AttachmentDraft } from '../attachments/attachment-entries';
-import { InvalidValue, normalizeValue, parseDateTime, validateRowData } from './field-values';
+import { InvalidValue, parseDateTime } from '@platform/row-filter';
+import { normalizeValue, validateRowData } from './field-values';
 
 function field(fieldType: FieldType, options: FieldOptions = {}, isRequired = false, slug = 'v'): Field {
   return { id: '00000000-0000-4000-8000-000000000001', name: slug, slug, fieldType, isRequired, options, column: 'f_x' };

@@ -1,9 +1,8 @@
 import type { FieldType } from '@contracts';
 import { AppError, assertStorableJson } from '@platform/errors';
 import secureJson from 'secure-json-parse';
-import type { Field } from '../fields/field';
-import { InvalidValue, parseDate, parseDateTime } from '../rows/field-values';
-import { Condition, FILTER_OPERATORS, FilterNode, FilterOperator, FilterTarget, targetType } from './filter-ast';
+import { InvalidValue, parseDate, parseDateTime } from './calendar-values';
+import { Condition, FILTER_OPERATORS, FilterField, FilterNode, FilterOperator, FilterTarget, targetType } from './filter-ast';
 
 /** Bounds that keep any filter cheap to parse and to plan. */
 export const MAX_FILTER_DEPTH = 5;
@@ -70,18 +69,21 @@ function operand(type: FieldType, operator: FilterOperator, value: unknown, path
   return scalar(type, value, path);
 }
 
-class FilterParser {
+class FilterParser<F extends FilterField> {
   private conditions = 0;
-  private readonly bySlug: Map<string, Field>;
+  private readonly bySlug: Map<string, F>;
 
-  constructor(fields: readonly Field[]) {
+  constructor(
+    fields: readonly F[],
+    private readonly timestamps: boolean,
+  ) {
     this.bySlug = new Map(fields.map((field) => [field.slug, field]));
   }
 
-  group(value: unknown, path: string, depth: number): FilterNode[] {
+  group(value: unknown, path: string, depth: number): FilterNode<F>[] {
     if (!isPlainObject(value)) throw AppError.validation(path, 'must be a JSON object of conditions');
     if (depth > MAX_FILTER_DEPTH) throw AppError.validation(path, `nests deeper than ${MAX_FILTER_DEPTH} levels`);
-    const nodes: FilterNode[] = [];
+    const nodes: FilterNode<F>[] = [];
     for (const [key, inner] of Object.entries(value)) {
       const keyPath = `${path}.${key}`;
       if (key === 'and' || key === 'or') {
@@ -96,18 +98,21 @@ class FilterParser {
     return nodes;
   }
 
-  collapse(nodes: FilterNode[]): FilterNode {
+  collapse(nodes: FilterNode<F>[]): FilterNode<F> {
     return nodes.length === 1 ? nodes[0] : { kind: 'and', items: nodes };
   }
 
-  private target(key: string, path: string): FilterTarget {
-    if (key === 'created_at' || key === 'updated_at') return { kind: 'timestamp', column: key };
+  private target(key: string, path: string): FilterTarget<F> {
+    if (key === 'created_at' || key === 'updated_at') {
+      if (!this.timestamps) throw AppError.validation(path, 'is not available here: events carry the row fields only');
+      return { kind: 'timestamp', column: key };
+    }
     const field = this.bySlug.get(key);
     if (!field) throw AppError.validation(path, 'is not a field of this table');
     return { kind: 'field', field };
   }
 
-  private conditionsOf(target: FilterTarget, value: unknown, path: string): Condition[] {
+  private conditionsOf(target: FilterTarget<F>, value: unknown, path: string): Condition<F>[] {
     const type = targetType(target);
     if (!isPlainObject(value)) {
       const operator = 'eq';
@@ -125,15 +130,31 @@ class FilterParser {
     });
   }
 
-  private condition(target: FilterTarget, operator: FilterOperator, value: unknown): Condition {
+  private condition(target: FilterTarget<F>, operator: FilterOperator, value: unknown): Condition<F> {
     this.conditions += 1;
     if (this.conditions > MAX_FILTER_CONDITIONS) throw AppError.validation('filter', `holds more than ${MAX_FILTER_CONDITIONS} conditions`);
     return { kind: 'condition', target, operator, value };
   }
 }
 
+/** Where a filter is used: row lists also test the row timestamps; webhooks only see an event's row fields. */
+export interface FilterScope {
+  timestamps: boolean;
+}
+
+/**
+ * A filter as JSON (already parsed) -> a checked filter tree over these fields, or undefined when it holds
+ * no condition. Every refusal is a VALIDATION_ERROR whose field starts with `filter`.
+ */
+export function checkFilter<F extends FilterField>(value: unknown, fields: readonly F[], scope: FilterScope = { timestamps: true }): FilterNode<F> | undefined {
+  assertStorableJson(value, 'filter');
+  const parser = new FilterParser(fields, scope.timestamps);
+  const nodes = parser.group(value, 'filter', 1);
+  return nodes.length === 0 ? undefined : parser.collapse(nodes);
+}
+
 /** The `filter` query parameter -> a checked filter tree, or undefined when there is none. */
-export function parseFilter(text: string | undefined, fields: readonly Field[]): FilterNode | undefined {
+export function parseFilter<F extends FilterField>(text: string | undefined, fields: readonly F[]): FilterNode<F> | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   let value: unknown;
   try {
@@ -141,8 +162,5 @@ export function parseFilter(text: string | undefined, fields: readonly Field[]):
   } catch {
     throw AppError.validation('filter', 'must be a URL-encoded JSON object');
   }
-  assertStorableJson(value, 'filter');
-  const parser = new FilterParser(fields);
-  const nodes = parser.group(value, 'filter', 1);
-  return nodes.length === 0 ? undefined : parser.collapse(nodes);
+  return checkFilter(value, fields);
 }

@@ -1,0 +1,3 @@
+export * from './calendar-values';
+export * from './filter-ast';
+export * from './filter-parser';
