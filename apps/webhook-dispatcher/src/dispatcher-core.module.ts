@@ -10,6 +10,7 @@ import { TargetResolver } from './targets/target-resolver';
 import { WebhooksConfig } from './webhooks.config';
 import { DeliveriesRepository } from './webhooks/deliveries.repository';
 import { EventStoreRepository } from './event-store/event-store.repository';
+import { OperationalEvents } from './webhooks/operational-events';
 import { WebhooksRepository } from './webhooks/webhooks.repository';
 
 /** What the API and the worker processes share: storage, the secret cipher, the sender and the queue. */
@@ -34,6 +35,7 @@ export class DispatcherCoreModule {
       DeliveriesRepository,
       EventStoreRepository,
       DeliveryQueue,
+      OperationalEvents,
     ];
     return {
       module: DispatcherCoreModule,

@@ -5,6 +5,7 @@ import { EventStore1763910000000 } from './migrations/1763910000000-event-store'
 import { WebhookTableIds1764300000000 } from './migrations/1764300000000-webhook-table-ids';
 import { WebhookPurges1764500000000 } from './migrations/1764500000000-webhook-purges';
 import { Recoveries1764500100000 } from './migrations/1764500100000-recoveries';
+import { WebhookAim1764600000000 } from './migrations/1764600000000-webhook-aim';
 
 export const WEBHOOKS_SCHEMA = 'webhooks';
 
@@ -17,5 +18,5 @@ export const WEBHOOK_PURGES_TABLE = `${WEBHOOKS_SCHEMA}.webhook_purges`;
 export const RECOVERIES_TABLE = `${WEBHOOKS_SCHEMA}.recoveries`;
 
 export function webhooksSchema(url: string): SchemaOwner {
-  return { schema: WEBHOOKS_SCHEMA, url, migrations: [Webhooks1763720000000, SecretRotation1763900000000, EventStore1763910000000, WebhookTableIds1764300000000, WebhookPurges1764500000000, Recoveries1764500100000] };
+  return { schema: WEBHOOKS_SCHEMA, url, migrations: [Webhooks1763720000000, SecretRotation1763900000000, EventStore1763910000000, WebhookTableIds1764300000000, WebhookPurges1764500000000, Recoveries1764500100000, WebhookAim1764600000000] };
 }

@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { NatsConnectionModule, ServiceCoreModule } from '@platform/service';
 import { DispatcherCoreModule } from './dispatcher-core.module';
 import { EventFanOut } from './dispatch/event-fan-out';
+import { WebhookAims } from './dispatch/webhook-aims';
+import { AimRechecks } from './webhooks/aim-rechecks';
 import { EventRetention } from './event-store/event-retention';
 import { RedeliveryService } from './event-store/redelivery.service';
 import { RecoveriesRepository } from './event-store/recoveries.repository';
@@ -40,7 +42,7 @@ export class WebhooksModule {
         SeriesReconciler,
         WebhookPurgesRepository,
         WebhookPurger,
-        ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, EventsConsumerHealthIndicator] : []),
+        ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, WebhookAims, AimRechecks, EventsConsumerHealthIndicator] : []),
       ],
     };
   }

@@ -32,6 +32,7 @@ describe('webhooks API', () => {
           url,
           events: ['row.created', 'member.invited'],
           table_ids: null,
+          filter: null, watch_fields: null, filter_error: null, rate_limit: null,
           secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
           is_active: true,
           active: true,
@@ -103,6 +104,7 @@ describe('webhooks API', () => {
           url: first.url,
           events: ['row.created'],
           table_ids: null,
+          filter: null, watch_fields: null, filter_error: null, rate_limit: null,
           active: true,
           status: 'active',
           created_at: expect.stringMatching(ISO),
@@ -135,7 +137,7 @@ describe('webhooks API', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         success: true,
-        data: { id: hook.id, name: 'Renamed', url, events: ['row.deleted', 'table.created'], table_ids: null, active: false, status: 'disabled', updated_at: expect.stringMatching(ISO) },
+        data: { id: hook.id, name: 'Renamed', url, events: ['row.deleted', 'table.created'], table_ids: null, filter: null, watch_fields: null, filter_error: null, rate_limit: null, active: false, status: 'disabled', updated_at: expect.stringMatching(ISO) },
       });
       const enabled = await api.patch(`/webhooks/${hook.id}`, { active: true });
       expect(enabled.body.data).toMatchObject({ name: 'Renamed', active: true, status: 'active' });
@@ -215,6 +217,7 @@ describe('webhooks API', () => {
         status_code: 200,
         duration_ms: expect.any(Number),
         success: true,
+        response_body: 'pong from receiver',
         next_retry_at: null,
         created_at: expect.stringMatching(ISO),
       });

@@ -19,6 +19,8 @@ export const EVENT_KINDS = [
   'domain.failed',
   'domain.degraded',
   'domain.deleted',
+  'webhook.failed',
+  'webhook.recovered',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -89,6 +91,28 @@ export class DomainEventData {
 
   @ApiProperty({ type: [String], description: 'what the latest check found wrong, in plain words' })
   issues!: string[];
+}
+
+/** The operational events of the webhooks context: one webhook's status changed; sent to the organization's other webhooks. */
+export const WEBHOOK_OPERATIONAL_KINDS = ['webhook.failed', 'webhook.recovered'] as const;
+export type WebhookOperationalKind = (typeof WEBHOOK_OPERATIONAL_KINDS)[number];
+
+/** `webhook.failed` (its status became `failed`) and `webhook.recovered` (a failed webhook delivered with success again). */
+export class WebhookOperationalEventData {
+  @ApiProperty({ format: 'uuid' })
+  webhook_id!: string;
+
+  @ApiProperty({ example: 'Orders sync' })
+  name!: string;
+
+  @ApiProperty({ format: 'uri' })
+  url!: string;
+
+  @ApiProperty({ enum: ['active', 'failed'], description: 'the status it has now' })
+  status!: 'active' | 'failed';
+
+  @ApiProperty({ type: String, nullable: true, description: 'what went wrong on the attempt that made it fail; null for webhook.recovered' })
+  last_error!: string | null;
 }
 
 /** The payload of every event, exactly as a webhook receiver gets it. */

@@ -723,13 +723,23 @@ export interface components {
             size: number;
         };
         /** @enum {string} */
-        EventKind: "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted";
+        EventKind: "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
         /**
          * @description `failed` after a delivery exhausted its retries, until the next success
          * @enum {string}
          */
         WebhookStatus: "active" | "disabled" | "failed";
         WebhookView: {
+            /** @description the rows filter a `row.*` event must match to be delivered; null: none */
+            filter: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a `row.updated` is delivered only when one of these fields changed; null: every change */
+            watch_fields: string[] | null;
+            /** @description set when the table lost a field that `filter` or `watch_fields` names: the webhook then matches no row event until it is updated */
+            filter_error: string | null;
+            /** @description deliveries per second at most; null: no limit */
+            rate_limit: number | null;
             /** Format: uuid */
             id: string;
             name: string;
@@ -753,6 +763,16 @@ export interface components {
             created_at: string;
         };
         WebhookCreatedView: {
+            /** @description the rows filter a `row.*` event must match to be delivered; null: none */
+            filter: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a `row.updated` is delivered only when one of these fields changed; null: every change */
+            watch_fields: string[] | null;
+            /** @description set when the table lost a field that `filter` or `watch_fields` names: the webhook then matches no row event until it is updated */
+            filter_error: string | null;
+            /** @description deliveries per second at most; null: no limit */
+            rate_limit: number | null;
             /** Format: uuid */
             id: string;
             /** @example Orders sync */
@@ -796,11 +816,42 @@ export interface components {
              *       "row.created"
              *     ]
              */
-            events: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted")[];
+            events: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered")[];
             /** @description Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused. */
             table_ids?: string[] | null;
+            /**
+             * @description The rows list filter grammar (keys are field slugs, `and`, `or`; operators eq ne gt gte lt lte in nin contains starts_with is_empty), checked against the fields of the one table in `table_ids`. A `row.*` event is delivered only when its row matches (`row.deleted`: the row as it was). null: no filter.
+             * @example {
+             *       "stage": "won",
+             *       "amount": {
+             *         "gte": 1000
+             *       }
+             *     }
+             */
+            filter?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Slugs of fields of the one table in `table_ids`: a `row.updated` is delivered only when one of them changed. null: every change.
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            watch_fields?: string[] | null;
+            /** @description Deliveries per second at most; the rest wait their turn, nothing is dropped. null: no limit. */
+            rate_limit?: number | null;
         };
         WebhookUpdatedView: {
+            /** @description the rows filter a `row.*` event must match to be delivered; null: none */
+            filter: {
+                [key: string]: unknown;
+            } | null;
+            /** @description a `row.updated` is delivered only when one of these fields changed; null: every change */
+            watch_fields: string[] | null;
+            /** @description set when the table lost a field that `filter` or `watch_fields` names: the webhook then matches no row event until it is updated */
+            filter_error: string | null;
+            /** @description deliveries per second at most; null: no limit */
+            rate_limit: number | null;
             /** Format: uuid */
             id: string;
             name: string;
@@ -824,9 +875,30 @@ export interface components {
         UpdateWebhookBody: {
             name?: string;
             url?: string;
-            events?: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted")[];
+            events?: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered")[];
             /** @description Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused. On update, null clears the filter. */
             table_ids?: string[] | null;
+            /**
+             * @description The rows list filter grammar (keys are field slugs, `and`, `or`; operators eq ne gt gte lt lte in nin contains starts_with is_empty), checked against the fields of the one table in `table_ids`. A `row.*` event is delivered only when its row matches (`row.deleted`: the row as it was). null: no filter. On update, null clears it.
+             * @example {
+             *       "stage": "won",
+             *       "amount": {
+             *         "gte": 1000
+             *       }
+             *     }
+             */
+            filter?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Slugs of fields of the one table in `table_ids`: a `row.updated` is delivered only when one of them changed. null: every change.
+             * @example [
+             *       "stage"
+             *     ]
+             */
+            watch_fields?: string[] | null;
+            /** @description Deliveries per second at most; the rest wait their turn, nothing is dropped. null: no limit. */
+            rate_limit?: number | null;
             /** @description false disables the webhook; true enables it again */
             active?: boolean;
         };
@@ -869,6 +941,8 @@ export interface components {
             success: boolean;
             /** @description on failures: what went wrong */
             error_message?: string;
+            /** @description the first 1,024 bytes of the receiver's answer, as text; null when no answer arrived */
+            response_body: string | null;
             /**
              * Format: date-time
              * @description when the next attempt is scheduled; null when none is (it succeeded, or was the last)
@@ -930,7 +1004,7 @@ export interface components {
              * @description Carried in the test payload data; the payload event is always webhook.test
              * @enum {string}
              */
-            event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted";
+            event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
         };
         /** @enum {string} */
         DomainStatus: "pending" | "active" | "failed";
@@ -1267,6 +1341,35 @@ export interface components {
             /** @enum {string} */
             event: "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted";
             data: components["schemas"]["DomainEventData"];
+        };
+        WebhookOperationalEventData: {
+            /** Format: uuid */
+            webhook_id: string;
+            /** @example Orders sync */
+            name: string;
+            /** Format: uri */
+            url: string;
+            /**
+             * @description the status it has now
+             * @enum {string}
+             */
+            status: "active" | "failed";
+            /** @description what went wrong on the attempt that made it fail; null for webhook.recovered */
+            last_error: string | null;
+        };
+        WebhookOperationalEventPayload: {
+            /**
+             * Format: uuid
+             * @description the event id: the same on every attempt, for de-duplication
+             */
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @enum {string} */
+            event: "webhook.failed" | "webhook.recovered";
+            data: components["schemas"]["WebhookOperationalEventData"];
         };
         WebhookTestEventData: {
             /** Format: uuid */
@@ -3625,7 +3728,7 @@ export interface operations {
                 page?: number;
                 /** @description `true` for successful attempts only, `false` for failed ones */
                 success?: boolean;
-                event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted";
+                event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
             };
             header?: never;
             path: {

@@ -8,11 +8,12 @@ import { WebhooksConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { wantsEvent } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord } from '../webhooks/webhook-record';
+import { OperationalEvents } from '../webhooks/operational-events';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { attemptNumber, DELIVERY_ATTEMPTS, DeliveryJob, deliveryJobId, retryDelay } from './delivery-job';
 import { HeldSlot, WorkerSlots } from './worker-slots';
 import { attemptDuration, deliveryOutcomes } from './delivery-metrics';
-import { WebhookSender } from './webhook-sender';
+import { RECORDED_RESPONSE_LIMIT, recordedResponse, WebhookSender } from './webhook-sender';
 
 /** A failed attempt; thrown so BullMQ schedules the next one, or gives up after the last. */
 export class DeliveryFailedError extends Error {
@@ -72,6 +73,7 @@ export class DeliveryProcessor {
     private readonly cipher: SecretCipher,
     private readonly sender: WebhookSender,
     private readonly config: WebhooksConfig,
+    private readonly operational: OperationalEvents,
   ) {}
 
   /**
@@ -127,6 +129,7 @@ export class DeliveryProcessor {
       eventType,
       eventId,
       timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      responseLimit: RECORDED_RESPONSE_LIMIT,
     });
     const released = slot.release(outcome.success ? 'success' : outcome.timedOut ? 'timeout' : 'other');
     attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
@@ -142,6 +145,7 @@ export class DeliveryProcessor {
       durationMs: outcome.durationMs,
       success: outcome.success,
       errorMessage: outcome.errorMessage,
+      responseBody: recordedResponse(outcome),
       createdAt: outcome.startedAt,
       seriesId,
       nextRetryAt: outcome.success || exhausted ? undefined : new Date(Date.now() + retryDelay(this.config.retryDelays, attempt)),
@@ -153,11 +157,12 @@ export class DeliveryProcessor {
     }
     if (outcome.success) {
       deliveryOutcomes.inc({ outcome: 'success' });
-      if (webhook.failed_at) await this.webhooks.markRecovered(webhookId);
+      if (webhook.failed_at) await this.operational.recovered(webhookId);
       return 'delivered';
     }
     deliveryOutcomes.inc({ outcome: exhausted ? 'exhausted' : 'failure' });
-    if (exhausted) await this.webhooks.markFailed(webhookId);
-    throw new DeliveryFailedError(outcome.errorMessage ?? 'Delivery failed', outcome.timedOut);
+    const errorMessage = outcome.errorMessage ?? 'Delivery failed';
+    if (exhausted) await this.operational.failed(webhookId, errorMessage);
+    throw new DeliveryFailedError(errorMessage, outcome.timedOut);
   }
 }

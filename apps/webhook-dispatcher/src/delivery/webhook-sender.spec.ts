@@ -56,6 +56,7 @@ const request = (path: string, extra: Partial<Parameters<WebhookSender['send']>[
   eventType: 'row.created',
   eventId: 'b9d7f1e4-3c2a-4c7e-9f51-0a2b3c4d5e6f',
   timeoutMs: 2_000,
+  responseLimit: 1024,
   ...extra,
 });
 
@@ -120,7 +121,7 @@ describe('WebhookSender', () => {
 
   it('keeps the first 4 KiB of the answer when asked', async () => {
     respond = (_path, answer) => answer(200, 'x'.repeat(3 * RESPONSE_BODY_LIMIT));
-    const outcome = await permissive.send(request('/big', { captureResponse: true }));
+    const outcome = await permissive.send(request('/big', { responseLimit: RESPONSE_BODY_LIMIT }));
     expect(outcome.responseBody).toBe('x'.repeat(RESPONSE_BODY_LIMIT));
   });
 

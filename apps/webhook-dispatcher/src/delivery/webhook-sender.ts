@@ -5,7 +5,10 @@ import { request } from 'undici';
 import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
 import { PinnedAgents } from './pinned-agents';
 
+/** What the test send shows of the receiver's answer. */
 export const RESPONSE_BODY_LIMIT = 4096;
+/** What a delivery record keeps of it. */
+export const RECORDED_RESPONSE_LIMIT = 1024;
 
 export interface WebhookRequest {
   url: string;
@@ -16,8 +19,8 @@ export interface WebhookRequest {
   eventType: string;
   eventId: string;
   timeoutMs: number;
-  /** Keep the first 4 KiB of the answer (the test endpoint shows it). */
-  captureResponse?: boolean;
+  /** How many bytes of the answer to keep as text; the rest is read and dropped. */
+  responseLimit: number;
 }
 
 export interface WebhookOutcome {
@@ -30,7 +33,15 @@ export interface WebhookOutcome {
   errorMessage?: string;
   /** The receiver did not answer within the deadline. */
   timedOut: boolean;
+  /** The start of the answer as text; '' when none arrived. */
   responseBody: string;
+}
+
+/** What a delivery record keeps of an attempt's answer: its first bytes as text, nothing when none arrived. */
+export function recordedResponse(outcome: Pick<WebhookOutcome, 'statusCode' | 'responseBody'>): string | undefined {
+  if (outcome.statusCode === 0) return undefined;
+  const bytes = Buffer.from(outcome.responseBody, 'utf8');
+  return bytes.length <= RECORDED_RESPONSE_LIMIT ? outcome.responseBody : new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, RECORDED_RESPONSE_LIMIT));
 }
 
 /** Signs and POSTs one webhook request: checked address only, no redirects, one deadline for it all. */
@@ -71,7 +82,7 @@ export class WebhookSender {
         body: webhook.body,
       });
       statusCode = response.statusCode;
-      const responseBody = webhook.captureResponse ? await readPrefix(response.body, RESPONSE_BODY_LIMIT) : (await response.body.dump(), '');
+      const responseBody = await readPrefix(response.body, webhook.responseLimit);
       const success = statusCode >= 200 && statusCode < 300;
       return {
         deliveryId,
@@ -114,5 +125,6 @@ async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
     if (size >= limit) break;
   }
   body.destroy();
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, limit));
+  // Postgres text holds no NUL; the answer is kept to be read, so the character stands in for it.
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, limit)).replace(/\0/g, '\uFFFD');
 }

@@ -12,6 +12,8 @@ import { tableIdOf } from '../event-store/event-tables';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { parseEvent } from './event-envelope';
 import { wantsEvent } from './webhook-subscription';
+import { AimRechecks } from '../webhooks/aim-rechecks';
+import { WebhookAims } from './webhook-aims';
 
 const MAX_BATCH = 500;
 const ACK_WAIT_MS = 60_000;
@@ -40,6 +42,8 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly store: EventStoreRepository,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
+    private readonly aims: WebhookAims,
+    private readonly rechecks: AimRechecks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -144,14 +148,20 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
       const subscriptions = await this.webhooks.activeSubscriptions(organizations);
       const stored = new Map<string, StoredEvent>();
+      const dataOf = new Map<string, unknown>();
       for (const { parsed } of events) {
         const { event, body } = parsed;
         stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), body });
+        dataOf.set(event.id, event.data);
       }
       const pairs = new Map<string, { eventId: string; webhookId: string }>();
       for (const event of stored.values()) {
         for (const webhook of subscriptions) {
-          if (webhook.organization_id === event.organizationId && wantsEvent(webhook, event)) {
+          if (
+            webhook.organization_id === event.organizationId &&
+            wantsEvent(webhook, event) &&
+            this.aims.allows(webhook, event.eventType, dataOf.get(event.id))
+          ) {
             pairs.set(`${event.id}_${webhook.id}`, { eventId: event.id, webhookId: webhook.id });
           }
         }
@@ -175,6 +185,9 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       jobsEnqueued.inc(jobs.length);
       eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);
       for (const { message } of events) message.ack();
+      this.rechecks.afterTableChanges(
+        [...stored.values()].filter((event) => event.eventType === 'table.updated' && event.tableId !== null).map((event) => ({ organizationId: event.organizationId, tableId: event.tableId as string })),
+      );
     } catch (error) {
       eventsConsumed.inc({ outcome: 'retry' }, events.length);
       this.logger.warn({ err: error, events: events.length }, 'could not queue deliveries; the events come back');

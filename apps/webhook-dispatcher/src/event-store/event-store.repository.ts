@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@platform/persistence';
+import { Database, Sql } from '@platform/persistence';
 import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, RECOVERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 /** An event as the store keeps it: the exact bytes receivers get and sign. */
@@ -19,11 +19,21 @@ export const PRUNE_LOCK = 'webhooks.event-retention';
 
 export type SeriesTrigger = 'event' | 'redeliver' | 'recover';
 
+/** A series the fan-out opened (or found open), with whether it still owes attempts. */
+export interface FanOutSeries {
+  id: string;
+  event_id: string;
+  webhook_id: string;
+  finished: boolean;
+}
+
 /** A stored event a recovery may send again. */
 export interface RecoveryCandidate {
   id: string;
   event_type: string;
   table_id: string | null;
+  /** A row event's data, for the webhook's filter; null for other kinds. */
+  data: unknown;
   /** The page cursor: `received_at` to the microsecond (a Date would cut it to milliseconds and read events twice). */
   received_at: string;
 }
@@ -54,8 +64,12 @@ export class EventStoreRepository {
    * Keeps the events (once each) and opens the fan-out's series for the webhooks given, in one
    * transaction; answers every series of these pairs, new or already there, with whether it is finished.
    */
-  async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<Array<{ id: string; event_id: string; webhook_id: string; finished: boolean }>> {
-    return this.db.transaction(async (tx) => {
+  async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
+    return this.db.transaction((tx) => this.storeFanOutIn(tx, events, pairs));
+  }
+
+  /** The same within a transaction of the caller's, which commits the change the events are about with them. */
+  async storeFanOutIn(tx: Sql, events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
       await tx.query(
         `INSERT INTO ${EVENTS_TABLE} (id, organization_id, event_type, table_id, body)
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
@@ -64,7 +78,7 @@ export class EventStoreRepository {
       );
       if (pairs.length === 0) return [];
       // DO UPDATE (a no-op) rather than DO NOTHING, so that series opened by an earlier hand-over come back too.
-      const { rows } = await tx.query<{ id: string; event_id: string; webhook_id: string; finished: boolean }>(
+      const { rows } = await tx.query<FanOutSeries>(
         `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, event_id, webhook_id, trigger)
          SELECT gen_random_uuid(), p.event_id, p.webhook_id, 'event' FROM unnest($1::uuid[], $2::uuid[]) AS p(event_id, webhook_id)
          WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = p.webhook_id)
@@ -73,7 +87,6 @@ export class EventStoreRepository {
         [pairs.map((p) => p.eventId), pairs.map((p) => p.webhookId)],
       );
       return rows;
-    });
   }
 
   /**
@@ -122,7 +135,7 @@ export class EventStoreRepository {
    * A page of the stored events of the organization received in [since, until) of the given kinds that
    * this webhook never received with a 2xx and that no open recover or redeliver series of it holds,
    * oldest first, after the given one: what a recovery may send. Whether the webhook wants each (its
-   * tables) is for the caller to decide.
+   * tables, its filter: a row event's data comes along) is for the caller to decide.
    */
   async recoveryCandidates(
     organizationId: string,
@@ -132,7 +145,7 @@ export class EventStoreRepository {
     limit: number,
   ): Promise<RecoveryCandidate[]> {
     const { rows } = await this.db.query<RecoveryCandidate>(
-      `SELECT e.id, e.event_type, e.table_id, to_char(e.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS received_at
+      `SELECT e.id, e.event_type, e.table_id, CASE WHEN e.event_type LIKE 'row.%' THEN (e.body::jsonb)->'data' END AS data, to_char(e.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS received_at
        FROM ${EVENTS_TABLE} e
        WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
          AND (e.received_at, e.id) > ($6::timestamptz, $7::uuid)

@@ -14,6 +14,7 @@ import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { wantsEvent } from '../dispatch/webhook-subscription';
+import { aimAllows, compileAim } from '../dispatch/webhook-aim';
 import { EventStoreRepository, RecoveryCandidate } from './event-store.repository';
 import { Recovery, RecoveriesRepository } from './recoveries.repository';
 import { jobOfSeries } from './series-jobs';
@@ -84,7 +85,8 @@ export class RedeliveryService {
   /**
    * Runs a claimed recovery: a recovery series for every event of the window the webhook never received
    * and wants now (the store narrows by kind and skips events an open recover or redeliver holds;
-   * `wantsEvent` decides on its tables, as for the fan-out), a page at a time, each page counted on the
+   * `wantsEvent` and the webhook's aim decide on its tables, filter and watched
+   * fields, as for the fan-out), a page at a time, each page counted on the
    * recovery as it opens. Answers false when told to stop first: the recovery stays running and, once
    * its lease ends, any replica goes on where it stopped.
    */
@@ -92,11 +94,14 @@ export class RedeliveryService {
     const webhook = await this.webhooks.findOwned(recovery.organization_id, recovery.webhook_id);
     if (!webhook) return true;
     const window = { kinds: webhook.events, since: recovery.since, until: recovery.until };
+    const aim = compileAim(webhook);
     let after: RecoveryCandidate | undefined;
     for (;;) {
       if (!keepGoing()) return false;
       const page = await this.store.recoveryCandidates(webhook.organization_id, webhook.id, window, after, RECOVERY_PAGE);
-      const wanted = page.filter((event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }));
+      const wanted = page.filter(
+        (event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }) && aimAllows(aim, event.event_type, event.data),
+      );
       await this.queueSeries(await this.store.openRecovery(recovery.id, webhook.id, wanted.map((event) => event.id)));
       if (page.length < RECOVERY_PAGE) return true;
       after = page[page.length - 1];

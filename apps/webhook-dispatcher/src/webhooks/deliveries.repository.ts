@@ -14,6 +14,8 @@ export interface DeliveryRecord {
   durationMs: number;
   success: boolean;
   errorMessage?: string;
+  /** The start of the receiver's answer; absent when none arrived. */
+  responseBody?: string;
   createdAt: Date;
   /** The series this attempt belongs to; none for a test send. */
   seriesId?: string;
@@ -30,6 +32,7 @@ export interface DeliveryRow {
   duration_ms: number;
   success: boolean;
   error_message: string | null;
+  response_body: string | null;
   next_retry_at: Date | null;
   created_at: Date;
 }
@@ -54,15 +57,16 @@ export class DeliveriesRepository {
     const { rows } = await this.db.query<{ id: string }>(
       `WITH d AS (
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::smallint[], $7::smallint[],
-                              $8::int[], $9::boolean[], $10::text[], $11::timestamptz[], $12::uuid[], $13::timestamptz[])
+                              $8::int[], $9::boolean[], $10::text[], $11::timestamptz[], $12::uuid[], $13::timestamptz[],
+                              $14::text[])
            AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
-                series_id, next_retry_at)
+                series_id, next_retry_at, response_body)
        ), recorded AS (
          INSERT INTO ${DELIVERIES_TABLE}
            (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
-            series_id, next_retry_at)
+            series_id, next_retry_at, response_body)
          SELECT d.id, d.webhook_id, d.organization_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.success,
-                d.error_message, d.created_at, d.series_id, d.next_retry_at
+                d.error_message, d.created_at, d.series_id, d.next_retry_at, d.response_body
          FROM d WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = d.webhook_id)
          RETURNING id, series_id, attempt, next_retry_at
        ), progressed AS (
@@ -85,6 +89,7 @@ export class DeliveriesRepository {
         deliveries.map((d) => d.createdAt),
         deliveries.map((d) => d.seriesId ?? null),
         deliveries.map((d) => d.nextRetryAt ?? null),
+        deliveries.map((d) => d.responseBody ?? null),
       ],
     );
     const inserted = new Set(rows.map((row) => row.id));
@@ -112,7 +117,7 @@ export class DeliveriesRepository {
     const params = [webhookId, organizationId, filter.success ?? null, filter.eventType ?? null];
     const [{ rows }, { rows: [count] }] = await Promise.all([
       this.db.query<DeliveryRow>(
-        `SELECT id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, next_retry_at, created_at
+        `SELECT id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, response_body, next_retry_at, created_at
          FROM ${DELIVERIES_TABLE} WHERE ${where}
          ORDER BY created_at DESC, attempt DESC, id DESC LIMIT $5 OFFSET $6`,
         [...params, limit, offset],

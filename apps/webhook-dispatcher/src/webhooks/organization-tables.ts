@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ExistingTableIds, ExistingTableIdsParams, TablesPatterns } from '@contracts';
+import { ExistingTableIds, ExistingTableIdsParams, FieldType, TableDetail, TableIdParams, TablesPatterns } from '@contracts';
 import { AppError } from '@platform/errors';
 import { requestService, ServiceCaller } from '@platform/messaging';
 import { currentQueryScope } from '@platform/persistence';
@@ -32,18 +32,30 @@ export class OrganizationTables {
     return ids;
   }
 
+  /** The fields of one table of the organization (slug and type: what a webhook's filter is checked against). */
+  async fieldsOf(asker: ServiceCaller, tableId: string): Promise<Array<{ slug: string; fieldType: FieldType }>> {
+    const params: TableIdParams = { tableId };
+    const data = await this.ask<TableDetail>(asker, TablesPatterns.get, params, 'the fields of a table');
+    if (!Array.isArray(data?.fields)) throw AppError.internal('The tables service is unavailable');
+    return data.fields.map((field) => ({ slug: field.slug, fieldType: field.field_type }));
+  }
+
   private async existing(asker: ServiceCaller, tableIds: string[]): Promise<string[]> {
+    const params: ExistingTableIdsParams = { tableIds };
+    const data = await this.ask<ExistingTableIds>(asker, TablesPatterns.existingIds, params, 'which tables exist');
+    if (!Array.isArray(data?.table_ids)) throw AppError.internal('The tables service is unavailable');
+    return data.table_ids.map((id) => id.toLowerCase());
+  }
+
+  private async ask<T>(asker: ServiceCaller, pattern: string, params: object, what: string): Promise<T | undefined> {
     const deadline = currentQueryScope()?.deadline;
     const timeoutMs = deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.min(DEFAULT_TIMEOUT_MS, deadline - Date.now());
     if (timeoutMs <= 0) throw AppError.internal('The request did not finish in time');
-    const params: ExistingTableIdsParams = { tableIds };
     try {
-      const { data } = await requestService<ExistingTableIds>(this.nc, TablesPatterns.existingIds, { org: asker.org, requestId: asker.requestId, timeoutMs, params });
-      if (!Array.isArray(data?.table_ids)) throw new Error(`malformed reply to ${TablesPatterns.existingIds}`);
-      return data.table_ids.map((id) => id.toLowerCase());
+      return (await requestService<T>(this.nc, pattern, { org: asker.org, requestId: asker.requestId, timeoutMs, params })).data;
     } catch (error) {
       if (error instanceof AppError) throw error;
-      this.logger.error({ err: error, requestId: asker.requestId }, 'could not ask the tables service which tables exist');
+      this.logger.error({ err: error, requestId: asker.requestId }, `could not ask the tables service ${what}`);
       throw AppError.internal('The tables service is unavailable');
     }
   }

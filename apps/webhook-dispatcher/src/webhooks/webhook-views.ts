@@ -2,6 +2,10 @@ import type { WebhookCreatedView, WebhookDeliveryView, WebhookUpdatedView, Webho
 import type { DeliveryRow } from './deliveries.repository';
 import { statusOf, WebhookRecord } from './webhook-record';
 
+function aimView(webhook: WebhookRecord) {
+  return { filter: webhook.filter, watch_fields: webhook.watch_fields, filter_error: webhook.filter_error, rate_limit: webhook.rate_limit };
+}
+
 export function createdView(webhook: WebhookRecord, secret: string): WebhookCreatedView {
   return {
     id: webhook.id,
@@ -9,6 +13,7 @@ export function createdView(webhook: WebhookRecord, secret: string): WebhookCrea
     url: webhook.url,
     events: webhook.events,
     table_ids: webhook.table_ids,
+    ...aimView(webhook),
     secret,
     is_active: webhook.active,
     active: webhook.active,
@@ -24,6 +29,7 @@ export function listView(webhook: WebhookRecord): WebhookView {
     url: webhook.url,
     events: webhook.events,
     table_ids: webhook.table_ids,
+    ...aimView(webhook),
     active: webhook.active,
     status: statusOf(webhook),
     created_at: webhook.created_at.toISOString(),
@@ -46,6 +52,7 @@ export function deliveryView(row: DeliveryRow): WebhookDeliveryView {
     duration_ms: row.duration_ms,
     success: row.success,
     ...(row.error_message === null ? {} : { error_message: row.error_message }),
+    response_body: row.response_body,
     next_retry_at: row.next_retry_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
   };

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '@platform/persistence';
+import { Database, Sql } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
 import { WEBHOOK_PURGES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 import type { Subscription } from '../dispatch/webhook-subscription';
+import type { AimedWebhook } from '../dispatch/webhook-aims';
+import type { CheckedAim } from './webhook-aim-check';
 import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 
-const COLUMNS = 'id, organization_id, name, url, events, table_ids, active, failed_at, created_at, updated_at';
+const COLUMNS = 'id, organization_id, name, url, events, table_ids, filter, filter_fields, watch_fields, filter_error, rate_limit, active, failed_at, created_at, updated_at';
 const SEALED_COLUMNS = `${COLUMNS}, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
 
 export interface NewWebhook {
@@ -15,8 +17,16 @@ export interface NewWebhook {
   url: string;
   events: string[];
   tableIds: string[] | null;
+  aim: CheckedAim;
+  rateLimit: number | null;
   secretCiphertext: Buffer;
 }
+
+/** A webhook aimed at one table, as a check of that table reads it. */
+export type AimedAt = Pick<WebhookRecord, 'id' | 'filter_fields' | 'watch_fields'>;
+
+/** A webhook whose status just changed. */
+export type StatusChange = Pick<WebhookRecord, 'id' | 'organization_id' | 'name' | 'url'>;
 
 export interface WebhookChanges {
   name?: string;
@@ -24,6 +34,10 @@ export interface WebhookChanges {
   events?: string[];
   /** Absent: unchanged; null: every table again. */
   tableIds?: string[] | null;
+  /** Absent: unchanged; given: checked again, and its error cleared. */
+  aim?: CheckedAim;
+  /** Absent: unchanged; null: no limit. */
+  rateLimit?: number | null;
   active?: boolean;
 }
 
@@ -42,10 +56,23 @@ export class WebhooksRepository {
       const {
         rows: [row],
       } = await tx.query<WebhookRecord>(
-        `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, table_ids, secret_ciphertext)
-         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT count(*) FROM ${WEBHOOKS_TABLE} WHERE organization_id = $2) < $8
+        `INSERT INTO ${WEBHOOKS_TABLE} (id, organization_id, name, url, events, table_ids, secret_ciphertext, filter, filter_fields, watch_fields, rate_limit)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $9, $10, $11, $12 WHERE (SELECT count(*) FROM ${WEBHOOKS_TABLE} WHERE organization_id = $2) < $8
          RETURNING ${COLUMNS}`,
-        [webhook.id, webhook.organizationId, webhook.name, webhook.url, webhook.events, webhook.tableIds, webhook.secretCiphertext, limit],
+        [
+          webhook.id,
+          webhook.organizationId,
+          webhook.name,
+          webhook.url,
+          webhook.events,
+          webhook.tableIds,
+          webhook.secretCiphertext,
+          limit,
+          webhook.aim.filter,
+          webhook.aim.filterFields,
+          webhook.aim.watchFields,
+          webhook.rateLimit,
+        ],
       );
       return row;
     });
@@ -98,6 +125,11 @@ export class WebhooksRepository {
          events = COALESCE($5, events),
          active = COALESCE($6, active),
          table_ids = CASE WHEN $7 THEN $8::uuid[] ELSE table_ids END,
+         filter = CASE WHEN $9 THEN $10::jsonb ELSE filter END,
+         filter_fields = CASE WHEN $9 THEN $11::jsonb ELSE filter_fields END,
+         watch_fields = CASE WHEN $9 THEN $12::text[] ELSE watch_fields END,
+         filter_error = CASE WHEN $9 THEN NULL ELSE filter_error END,
+         rate_limit = CASE WHEN $13 THEN $14::integer ELSE rate_limit END,
          updated_at = now()
        WHERE id = $1 AND organization_id = $2
        RETURNING ${COLUMNS}`,
@@ -110,6 +142,12 @@ export class WebhooksRepository {
         changes.active ?? null,
         changes.tableIds !== undefined,
         changes.tableIds ?? null,
+        changes.aim !== undefined,
+        changes.aim?.filter ?? null,
+        changes.aim?.filterFields ?? null,
+        changes.aim?.watchFields ?? null,
+        changes.rateLimit !== undefined,
+        changes.rateLimit ?? null,
       ],
     );
     return row;
@@ -146,20 +184,53 @@ export class WebhooksRepository {
   }
 
   /** Active webhooks of these organizations with what they subscribe to: what the fan-out matches events against. */
-  async activeSubscriptions(organizationIds: string[]): Promise<Array<Subscription & { id: string; organization_id: string }>> {
+  async activeSubscriptions(organizationIds: string[]): Promise<Array<Subscription & AimedWebhook & { organization_id: string }>> {
     if (organizationIds.length === 0) return [];
-    const { rows } = await this.db.query<Subscription & { id: string; organization_id: string }>(
-      `SELECT id, organization_id, events, table_ids FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
+    const { rows } = await this.db.query<Subscription & AimedWebhook & { organization_id: string }>(
+      `SELECT id, organization_id, events, table_ids, filter, filter_fields, watch_fields, filter_error
+       FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
       [organizationIds],
     );
     return rows;
   }
 
-  async markFailed(id: string): Promise<void> {
-    await this.db.query(`UPDATE ${WEBHOOKS_TABLE} SET failed_at = now() WHERE id = $1`, [id]);
+  /** The webhooks whose filter or watched fields name fields of this table, and that still fit it as far as is known. */
+  async aimedAt(organizationId: string, tableId: string): Promise<AimedAt[]> {
+    const { rows } = await this.db.query<AimedAt>(
+      `SELECT id, filter_fields, watch_fields FROM ${WEBHOOKS_TABLE}
+       WHERE organization_id = $1 AND table_ids = ARRAY[$2::uuid] AND (filter IS NOT NULL OR watch_fields IS NOT NULL) AND filter_error IS NULL`,
+      [organizationId, tableId],
+    );
+    return rows;
   }
 
-  async markRecovered(id: string): Promise<void> {
-    await this.db.query(`UPDATE ${WEBHOOKS_TABLE} SET failed_at = NULL WHERE id = $1 AND failed_at IS NOT NULL`, [id]);
+  /** Marks a webhook's aim as broken, unless an update changed it since it was read (that update checked it again). */
+  async setFilterError(webhook: AimedAt, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE ${WEBHOOKS_TABLE} SET filter_error = $4
+       WHERE id = $1 AND filter_fields IS NOT DISTINCT FROM $2::jsonb AND watch_fields IS NOT DISTINCT FROM $3::text[] AND filter_error IS NULL`,
+      [webhook.id, webhook.filter_fields, webhook.watch_fields, error],
+    );
+  }
+
+  /**
+   * Moves a webhook to `failed` or back to `active` when it is not there yet, and answers what the
+   * operational event about it says; undefined when its status did not change (or it is gone).
+   */
+  async changeStatus(sql: Sql, id: string, to: 'failed' | 'active'): Promise<StatusChange | undefined> {
+    const change = to === 'failed' ? 'failed_at = now() WHERE id = $1 AND failed_at IS NULL' : 'failed_at = NULL WHERE id = $1 AND failed_at IS NOT NULL';
+    const {
+      rows: [row],
+    } = await sql.query<StatusChange>(`UPDATE ${WEBHOOKS_TABLE} SET ${change} RETURNING id, organization_id, name, url`, [id]);
+    return row;
+  }
+
+  /** The organization's active webhooks subscribed to this kind, but the one it is about. */
+  async subscribersOf(sql: Sql, organizationId: string, kind: string, exceptId: string): Promise<string[]> {
+    const { rows } = await sql.query<{ id: string }>(
+      `SELECT id FROM ${WEBHOOKS_TABLE} WHERE organization_id = $1 AND active AND $2 = ANY(events) AND id <> $3`,
+      [organizationId, kind, exceptId],
+    );
+    return rows.map((row) => row.id);
   }
 }

@@ -22,14 +22,17 @@ import {
 import { AppError } from '@platform/errors';
 import type { ServiceCaller } from '@platform/messaging';
 import { deliveryOutcomes } from '../delivery/delivery-metrics';
-import { WebhookSender } from '../delivery/webhook-sender';
+import { recordedResponse, RESPONSE_BODY_LIMIT, WebhookSender } from '../delivery/webhook-sender';
 import { SecretCipher } from '../secrets/secret-cipher';
 import { signingSecrets } from '../secrets/signing-secrets';
 import { generateWebhookSecret } from '../secrets/webhook-secret';
 import { TargetRefusedError, TargetResolver } from '../targets/target-resolver';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from './deliveries.repository';
+import { OperationalEvents } from './operational-events';
 import { OrganizationTables } from './organization-tables';
+import { AimRequest, aimedTable, checkAim, CheckedAim, hasAim, NO_AIM } from './webhook-aim-check';
+import type { WebhookRecord } from './webhook-record';
 import { createdView, deliveryView, listView, updatedView } from './webhook-views';
 import { WebhooksRepository } from './webhooks.repository';
 
@@ -44,6 +47,7 @@ export class WebhooksService {
     private readonly sender: WebhookSender,
     private readonly config: WebhooksApiConfig,
     private readonly tables: OrganizationTables,
+    private readonly operational: OperationalEvents,
   ) {}
 
   async list(organizationId: string, query: PageQuery): Promise<ServiceResult<WebhookView[]>> {
@@ -60,7 +64,8 @@ export class WebhooksService {
   async create(asker: ServiceCaller, body: CreateWebhookBody): Promise<ServiceResult<WebhookCreatedView>> {
     const organizationId = asker.org.id;
     await this.checkTarget(body.url);
-    const tableIds = await this.ownedTableIds(asker, body.table_ids);
+    const tableIds = (await this.ownedTableIds(asker, body.table_ids)) ?? null;
+    const aim = await this.checkedAim(asker, { filter: body.filter ?? null, watch_fields: body.watch_fields ?? null }, tableIds);
     const id = randomUUID();
     const secret = generateWebhookSecret();
     const webhook = await this.webhooks.insertWithin(MAX_WEBHOOKS_PER_ORGANIZATION, {
@@ -69,7 +74,9 @@ export class WebhooksService {
       name: body.name,
       url: body.url,
       events: body.events,
-      tableIds: tableIds ?? null,
+      tableIds,
+      aim,
+      rateLimit: body.rate_limit ?? null,
       secretCiphertext: this.cipher.encrypt(secret, id),
     });
     if (!webhook) throw AppError.limitExceeded(`An organization holds at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks; delete one to create another`);
@@ -78,11 +85,14 @@ export class WebhooksService {
 
   async update(asker: ServiceCaller, params: OperationInput<typeof WebhooksOperations.update>): Promise<ServiceResult<WebhookUpdatedView>> {
     const organizationId = asker.org.id;
-    if (!(await this.webhooks.findOwned(organizationId, params.webhookId))) throw AppError.notFound('Webhook');
+    const current = await this.webhooks.findOwned(organizationId, params.webhookId);
+    if (!current) throw AppError.notFound('Webhook');
     if (params.url !== undefined) await this.checkTarget(params.url);
     const tableIds = await this.ownedTableIds(asker, params.table_ids);
     const { name, url, events, active } = params;
-    const webhook = await this.webhooks.update(organizationId, params.webhookId, { name, url, events, active, tableIds });
+    const aim = await this.changedAim(asker, params, current, tableIds);
+    const rateLimit = params.rate_limit;
+    const webhook = await this.webhooks.update(organizationId, params.webhookId, { name, url, events, active, tableIds, aim, rateLimit });
     if (!webhook) throw AppError.notFound('Webhook');
     return { data: updatedView(webhook) };
   }
@@ -130,7 +140,7 @@ export class WebhooksService {
       eventType: event.event,
       eventId: event.id,
       timeoutMs: Math.min(this.config.WEBHOOK_TIMEOUT_MS, this.config.WEBHOOK_TEST_TIMEOUT_MS),
-      captureResponse: true,
+      responseLimit: RESPONSE_BODY_LIMIT,
     });
     deliveryOutcomes.inc({ outcome: 'test' });
     await this.deliveries.record({
@@ -144,9 +154,10 @@ export class WebhooksService {
       durationMs: outcome.durationMs,
       success: outcome.success,
       errorMessage: outcome.errorMessage,
+      responseBody: recordedResponse(outcome),
       createdAt: outcome.startedAt,
     });
-    if (outcome.success && webhook.failed_at) await this.webhooks.markRecovered(webhook.id);
+    if (outcome.success && webhook.failed_at) await this.operational.recovered(webhook.id);
     return {
       data: {
         status_code: outcome.statusCode,
@@ -155,6 +166,26 @@ export class WebhooksService {
         ...(outcome.errorMessage ? { error_message: outcome.errorMessage } : {}),
       },
     };
+  }
+
+  /** The filter and watched fields checked against the fields of the webhook's one table. */
+  private async checkedAim(asker: ServiceCaller, aim: AimRequest, tableIds: readonly string[] | null): Promise<CheckedAim> {
+    if (!hasAim(aim)) return NO_AIM;
+    const tableId = aimedTable(aim, tableIds);
+    return checkAim(aim, await this.tables.fieldsOf(asker, tableId));
+  }
+
+  /**
+   * An update that gives a filter, watched fields or tables checks the aim that results against the table
+   * as it is now (and so clears a `filter_error`); any other update leaves the aim as it was.
+   */
+  private async changedAim(asker: ServiceCaller, params: OperationInput<typeof WebhooksOperations.update>, current: WebhookRecord, tableIds: string[] | null | undefined): Promise<CheckedAim | undefined> {
+    if (params.filter === undefined && params.watch_fields === undefined && tableIds === undefined) return undefined;
+    const aim = {
+      filter: params.filter === undefined ? current.filter : params.filter,
+      watch_fields: params.watch_fields === undefined ? current.watch_fields : params.watch_fields,
+    };
+    return this.checkedAim(asker, aim, tableIds === undefined ? current.table_ids : tableIds);
   }
 
   /** Absent stays absent and null stays null (every table); a list must name tables of the organization. */

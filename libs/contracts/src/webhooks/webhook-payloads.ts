@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DomainEventData, MemberEventData, RowEventData, RowUpdatedEventData, TableEventData } from '../events';
+import { DomainEventData, MemberEventData, RowEventData, RowUpdatedEventData, TableEventData, WebhookOperationalEventData } from '../events';
 import { WEBHOOK_TEST_EVENT } from './webhook-views';
 
 /**
@@ -57,6 +57,14 @@ export class DomainEventPayload extends EventPayload {
   data!: DomainEventData;
 }
 
+export class WebhookOperationalEventPayload extends EventPayload {
+  @ApiProperty({ enum: ['webhook.failed', 'webhook.recovered'] })
+  event!: 'webhook.failed' | 'webhook.recovered';
+
+  @ApiProperty({ type: () => WebhookOperationalEventData })
+  data!: WebhookOperationalEventData;
+}
+
 /** The data of a `webhook.test` payload. */
 export class WebhookTestEventData {
   @ApiProperty({ format: 'uuid' })
@@ -78,4 +86,4 @@ export class WebhookTestPayload extends EventPayload {
 }
 
 /** Every payload family, for the document's components. */
-export const WEBHOOK_PAYLOADS = [RowEventPayload, RowUpdatedEventPayload, TableEventPayload, MemberEventPayload, DomainEventPayload, WebhookTestPayload];
+export const WEBHOOK_PAYLOADS = [RowEventPayload, RowUpdatedEventPayload, TableEventPayload, MemberEventPayload, DomainEventPayload, WebhookOperationalEventPayload, WebhookTestPayload];

@@ -17,8 +17,37 @@ const TABLE_IDS = {
   description: 'the tables whose `row.*` and `table.*` events the webhook gets; null: every table',
 } as const;
 
+const FILTER = {
+  type: 'object',
+  additionalProperties: true,
+  nullable: true,
+  description: 'the rows filter a `row.*` event must match to be delivered; null: none',
+} as const;
+const WATCH_FIELDS = { type: String, isArray: true, nullable: true, description: 'a `row.updated` is delivered only when one of these fields changed; null: every change' } as const;
+const FILTER_ERROR = {
+  type: String,
+  nullable: true,
+  description: 'set when the table lost a field that `filter` or `watch_fields` names: the webhook then matches no row event until it is updated',
+} as const;
+const RATE_LIMIT = { type: 'integer', minimum: 1, maximum: 1000, nullable: true, description: 'deliveries per second at most; null: no limit' } as const;
+
+/** What a webhook is aimed at, beyond kinds and tables: in every view of it. */
+class WebhookAimView {
+  @ApiProperty(FILTER)
+  filter!: Record<string, unknown> | null;
+
+  @ApiProperty(WATCH_FIELDS)
+  watch_fields!: string[] | null;
+
+  @ApiProperty(FILTER_ERROR)
+  filter_error!: string | null;
+
+  @ApiProperty(RATE_LIMIT)
+  rate_limit!: number | null;
+}
+
 /** The answer to `POST /webhooks`: the only response that carries the secret. */
-export class WebhookCreatedView {
+export class WebhookCreatedView extends WebhookAimView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -51,7 +80,7 @@ export class WebhookCreatedView {
 }
 
 /** The answer to `PATCH /webhooks/{id}`. */
-export class WebhookUpdatedView {
+export class WebhookUpdatedView extends WebhookAimView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -108,6 +137,9 @@ export class WebhookDeliveryView {
 
   @ApiPropertyOptional({ description: 'on failures: what went wrong' })
   error_message?: string;
+
+  @ApiProperty({ type: String, nullable: true, description: "the first 1,024 bytes of the receiver's answer, as text; null when no answer arrived" })
+  response_body!: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'when the next attempt is scheduled; null when none is (it succeeded, or was the last)' })
   next_retry_at!: string | null;

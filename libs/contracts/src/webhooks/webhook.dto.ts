@@ -1,9 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { EVENT_KINDS } from '../events';
+import { JsonData } from '../json-data';
 import { PageQuery } from '../pagination';
+import { MAX_FIELDS_PER_TABLE } from '../tables/table.dto';
 import { MAX_TABLE_IDS_PER_LOOKUP } from '../tables/tables.messages';
 import { WEBHOOK_TEST_EVENT } from './webhook-views';
 import { IsWebhookUrl } from './webhook-url.validator';
@@ -49,6 +51,64 @@ function TableIds(): PropertyDecorator {
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }
 
+/** The most deliveries per second a webhook's `rate_limit` may allow. */
+export const MAX_WEBHOOK_RATE_LIMIT = 1000;
+
+const FILTER_DOC = {
+  type: 'object',
+  additionalProperties: true,
+  nullable: true,
+  example: { stage: 'won', amount: { gte: 1000 } },
+  description:
+    'The rows list filter grammar (keys are field slugs, `and`, `or`; operators eq ne gt gte lt lte in nin contains starts_with is_empty), ' +
+    'checked against the fields of the one table in `table_ids`. A `row.*` event is delivered only when its row matches ' +
+    '(`row.deleted`: the row as it was). null: no filter.',
+} as const;
+
+const WATCH_FIELDS_DOC = {
+  type: String,
+  isArray: true,
+  nullable: true,
+  minItems: 1,
+  maxItems: MAX_FIELDS_PER_TABLE,
+  uniqueItems: true,
+  example: ['stage'],
+  description: 'Slugs of fields of the one table in `table_ids`: a `row.updated` is delivered only when one of them changed. null: every change.',
+} as const;
+
+const RATE_LIMIT_DOC = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_WEBHOOK_RATE_LIMIT,
+  nullable: true,
+  description: 'Deliveries per second at most; the rest wait their turn, nothing is dropped. null: no limit.',
+} as const;
+
+/** `filter`: a JSON object, or null to clear it; its conditions are checked by the webhooks service against the table. */
+function RowFilter(): PropertyDecorator {
+  const decorators = [JsonData(), IsOptional(), IsObject({ message: 'filter must be a JSON object of conditions' })];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+/** `watch_fields`: a non-empty list of distinct slugs, or null to clear it; the service checks they name fields of the table. */
+function WatchFields(): PropertyDecorator {
+  const decorators = [
+    IsOptional(),
+    IsArray(),
+    ArrayNotEmpty({ message: 'watch_fields must not be empty: leave it out, or null, to get every change' }),
+    ArrayMaxSize(MAX_FIELDS_PER_TABLE),
+    IsString({ each: true, message: 'watch_fields must hold field slugs' }),
+    Length(1, 100, { each: true, message: 'watch_fields must hold field slugs' }),
+    ArrayUnique({ message: 'watch_fields must not repeat a slug' }),
+  ];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
+function RateLimit(): PropertyDecorator {
+  const decorators = [IsOptional(), IsInt({ message: 'rate_limit must be a whole number of deliveries per second' }), Min(1), Max(MAX_WEBHOOK_RATE_LIMIT)];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
 export class CreateWebhookBody {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Orders sync' })
   @IsString()
@@ -72,6 +132,18 @@ export class CreateWebhookBody {
   @ApiPropertyOptional(TABLE_IDS_DOC)
   @TableIds()
   table_ids?: string[] | null;
+
+  @ApiPropertyOptional(FILTER_DOC)
+  @RowFilter()
+  filter?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional(WATCH_FIELDS_DOC)
+  @WatchFields()
+  watch_fields?: string[] | null;
+
+  @ApiPropertyOptional(RATE_LIMIT_DOC)
+  @RateLimit()
+  rate_limit?: number | null;
 }
 
 export class UpdateWebhookBody {
@@ -100,6 +172,18 @@ export class UpdateWebhookBody {
   @ApiPropertyOptional({ ...TABLE_IDS_DOC, description: `${TABLE_IDS_DOC.description} On update, null clears the filter.` })
   @TableIds()
   table_ids?: string[] | null;
+
+  @ApiPropertyOptional({ ...FILTER_DOC, description: `${FILTER_DOC.description} On update, null clears it.` })
+  @RowFilter()
+  filter?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional(WATCH_FIELDS_DOC)
+  @WatchFields()
+  watch_fields?: string[] | null;
+
+  @ApiPropertyOptional(RATE_LIMIT_DOC)
+  @RateLimit()
+  rate_limit?: number | null;
 
   @ApiPropertyOptional({ description: 'false disables the webhook; true enables it again' })
   @unlessAbsent
