@@ -8,6 +8,14 @@ import { GatewayConfig } from '../gateway.config';
 
 const natsLatency = histogram('nats_request_duration_seconds', 'Request-reply latency to the services', ['pattern', 'outcome']);
 
+/**
+ * How long a request waits for the connection to come back before it fails. A client whose NATS node
+ * died reconnects to another node of the cluster within a few hundred milliseconds (publishes are
+ * buffered meanwhile), so the requests of that moment go through; when NATS is away as a whole, they
+ * fail after this instead of waiting out their deadline.
+ */
+const RECONNECT_GRACE_MS = 2_000;
+
 /** Who is calling: attached to every message the gateway sends. */
 export interface Caller {
   org: OrgContext;
@@ -21,8 +29,10 @@ export interface Caller {
 @Injectable()
 export class ServiceBus implements OnModuleInit {
   private readonly logger = new Logger('ServiceBus');
-  /** While NATS is away, requests fail at once instead of waiting out their deadline. */
   private connected = true;
+  /** Resolves at the next reconnect while the connection is away. */
+  private reconnected: Promise<void> = Promise.resolve();
+  private markReconnected: () => void = () => undefined;
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -32,8 +42,13 @@ export class ServiceBus implements OnModuleInit {
   onModuleInit(): void {
     void (async () => {
       for await (const status of this.nc.status()) {
-        if (status.type === 'disconnect') this.connected = false;
-        else if (status.type === 'reconnect') this.connected = true;
+        if (status.type === 'disconnect' && this.connected) {
+          this.connected = false;
+          this.reconnected = new Promise((resolve) => (this.markReconnected = resolve));
+        } else if (status.type === 'reconnect') {
+          this.connected = true;
+          this.markReconnected();
+        }
       }
     })();
   }
@@ -44,7 +59,7 @@ export class ServiceBus implements OnModuleInit {
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
-      if (!this.connected) throw new Error('NATS is disconnected');
+      if (!this.connected) await this.awaitReconnect(Math.min(timeout, RECONNECT_GRACE_MS));
       return await requestService<T>(this.nc, pattern, { org: caller.org, requestId: caller.requestId, timeoutMs: timeout, params });
     } catch (error) {
       outcome = 'error';
@@ -56,5 +71,13 @@ export class ServiceBus implements OnModuleInit {
     } finally {
       natsLatency.observe({ pattern, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
     }
+  }
+
+  private async awaitReconnect(graceMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([this.reconnected, gaveUp]);
+    clearTimeout(timer);
+    if (!this.connected) throw new Error('NATS is disconnected');
   }
 }

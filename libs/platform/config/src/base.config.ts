@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsNumber, Max, Min } from 'class-validator';
-import { IsAtLeastSetting, IsUrlWithScheme } from './validators';
+import { IsAtLeastSetting, IsAtMostSetting, IsUrlWithScheme } from './validators';
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -27,7 +27,7 @@ export class BaseConfig {
   @IsInt()
   @Min(1)
   @Max(5)
-  EVENTS_STREAM_REPLICAS = 1;
+  JETSTREAM_REPLICAS = 1;
 
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
@@ -68,6 +68,17 @@ export class ServiceConfig extends BaseConfig {
   @Min(0)
   @Max(16)
   DATABASE_PARALLEL_WORKERS_PER_QUERY = 0;
+
+  /**
+   * On SIGTERM a service leaves its NATS queue group, then waits at most this long for the requests it
+   * already took to answer before it closes its connection (their deadline, NATS_REQUEST_TIMEOUT_MS of
+   * the gateway, ends them anyway).
+   */
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  @IsAtMostSetting('SHUTDOWN_TIMEOUT_MS')
+  RPC_SHUTDOWN_GRACE_MS = 10_000;
 }
 
 /** A service that also talks to Redis (the gateway's rate limit, the webhook queue). */

@@ -46,4 +46,24 @@ describe('loadConfig', () => {
       expect(() => loadConfig(ServiceConfig, { DATABASE_PARALLEL_WORKERS_PER_QUERY: value })).toThrow(/^Invalid configuration: DATABASE_PARALLEL_WORKERS_PER_QUERY /);
     }
   });
+
+  it('takes a comma list of NATS servers (a cluster) and refuses one bad member of it', () => {
+    const cluster = 'nats://10.0.0.1:4222, nats://10.0.0.2:4222,tls://10.0.0.3:4222';
+    expect(loadConfig(BaseConfig, { NATS_URL: cluster }).NATS_URL).toBe(cluster);
+    expect(() => loadConfig(BaseConfig, { NATS_URL: 'nats://10.0.0.1:4222,http://10.0.0.2:4222' })).toThrow(/^Invalid configuration: NATS_URL /);
+  });
+
+  it('keeps one replica of the event stream unless told otherwise, and refuses a count JetStream would not take', () => {
+    expect(loadConfig(BaseConfig, {}).JETSTREAM_REPLICAS).toBe(1);
+    expect(loadConfig(BaseConfig, { JETSTREAM_REPLICAS: '3' }).JETSTREAM_REPLICAS).toBe(3);
+    for (const value of ['0', '6', '2.5', 'three']) {
+      expect(() => loadConfig(BaseConfig, { JETSTREAM_REPLICAS: value })).toThrow(/^Invalid configuration: JETSTREAM_REPLICAS /);
+    }
+  });
+
+  it('gives requests in flight a grace period on SIGTERM that fits in the shutdown timeout', () => {
+    expect(loadConfig(ServiceConfig, {}).RPC_SHUTDOWN_GRACE_MS).toBe(10000);
+    expect(() => loadConfig(ServiceConfig, { RPC_SHUTDOWN_GRACE_MS: '30000' })).toThrow('Invalid configuration: RPC_SHUTDOWN_GRACE_MS must be at most SHUTDOWN_TIMEOUT_MS');
+    expect(loadConfig(ServiceConfig, { RPC_SHUTDOWN_GRACE_MS: '30000', SHUTDOWN_TIMEOUT_MS: '40000' }).RPC_SHUTDOWN_GRACE_MS).toBe(30000);
+  });
 });

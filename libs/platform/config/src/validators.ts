@@ -23,15 +23,24 @@ export const IsUrlWithScheme = (schemes: string[], options?: ValidationOptions) 
     options,
   );
 
+function comparedToSetting(name: string, other: string, holds: (value: number, limit: number) => boolean, message: string, options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { message, ...options },
+      validator: { validate: (value: unknown, args: ValidationArguments) => typeof value === 'number' && holds(value, Number((args.object as Record<string, unknown>)[other])) },
+    });
+}
+
 /** A number no smaller than another setting of the same config (a ceiling above its floor). */
-export const IsAtLeastSetting = (other: string, options?: ValidationOptions) => (target: object, propertyName: string) =>
-  registerDecorator({
-    name: 'isAtLeastSetting',
-    target: target.constructor,
-    propertyName,
-    options: { message: `must be at least ${other}`, ...options },
-    validator: { validate: (value: unknown, args: ValidationArguments) => typeof value === 'number' && value >= Number((args.object as Record<string, unknown>)[other]) },
-  });
+export const IsAtLeastSetting = (other: string, options?: ValidationOptions) =>
+  comparedToSetting('isAtLeastSetting', other, (value, limit) => value >= limit, `must be at least ${other}`, options);
+
+/** A number no larger than another setting of the same config (a part of a budget within it). */
+export const IsAtMostSetting = (other: string, options?: ValidationOptions) =>
+  comparedToSetting('isAtMostSetting', other, (value, limit) => value <= limit, `must be at most ${other}`, options);
 
 export const IsDuration = (options?: ValidationOptions) =>
   define('isDuration', (v) => typeof v === 'string' && parseDuration(v) !== undefined, 'must be a duration like 500ms, 30s, 5m, 72h', options);

@@ -11,3 +11,4 @@ export * from './operation-server';
 export * from './large-payloads';
 export * from './payload-buckets';
 export * from './service-transport';
+export * from './in-flight-requests';

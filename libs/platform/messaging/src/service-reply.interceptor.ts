@@ -2,23 +2,28 @@ import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } fr
 import { AppError, isErrorBody } from '@platform/errors';
 import type { ServiceReply, ServiceResult } from '@contracts';
 import { catchError, map, Observable, of } from 'rxjs';
+import type { InFlightRequests } from './in-flight-requests';
 
 /**
  * Every request-reply handler answers `{ok: true, ...result}` or `{ok: false, error}`. Domain failures
  * travel as their ErrorBody; anything unexpected is logged here and leaves as a bare INTERNAL_ERROR.
  * The process's own HTTP routes (probes, `/metrics`) answer as they are: the interceptor is global, so
- * it leaves every context but RPC alone.
+ * it leaves every context but RPC alone. Each handler counts in `inFlight` until it has answered, so a
+ * shutdown can wait for the answers.
  */
 @Injectable()
 export class ServiceReplyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('ServiceReply');
 
+  constructor(private readonly inFlight?: InFlightRequests) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
-    return next.handle().pipe(
+    const reply = next.handle().pipe(
       map((result: ServiceResult | undefined): ServiceReply => ({ ok: true, ...(result ?? {}) })),
       catchError((error: unknown) => of(this.toReply(error, context))),
     );
+    return this.inFlight ? this.inFlight.track(reply) : reply;
   }
 
   private toReply(error: unknown, context: ExecutionContext): ServiceReply {

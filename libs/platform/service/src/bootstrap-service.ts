@@ -5,10 +5,11 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { ServiceConfig } from '@platform/config';
 import { createLogger } from '@platform/logging';
 import { InputValidationPipe } from '@platform/errors';
-import { boundHandlers, connectNats, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor, ServiceTransport } from '@platform/messaging';
+import { boundHandlers, connectNats, InFlightRequests, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
 import { Logger } from 'nestjs-pino';
 import { HealthChecks } from './health/health-checks';
 import { ProbesModule } from './health/health.module';
+import { DrainingNatsServer } from './draining-nats-server';
 import { exitGracefully } from './shutdown';
 
 /** A process that serves an HTTP API of its own (the gateway). */
@@ -55,10 +56,13 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
       operations.serve(handlers);
     } else {
       // Registered before the transport is connected: handlers bound afterwards would not see them.
-      app.useGlobalInterceptors(new ServiceReplyInterceptor(), new RequestScopeInterceptor());
+      const inFlight = new InFlightRequests();
+      app.useGlobalInterceptors(new ServiceReplyInterceptor(inFlight), new RequestScopeInterceptor());
       app.useGlobalPipes(new InputValidationPipe());
       app.connectMicroservice<CustomStrategy>(
-        { strategy: new ServiceTransport({ ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue }) },
+        {
+          strategy: new DrainingNatsServer({ ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue }, inFlight, config.RPC_SHUTDOWN_GRACE_MS),
+        },
         { inheritAppConfig: true },
       );
       await app.startAllMicroservices();
@@ -74,6 +78,7 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
   } else {
     await app.init();
   }
+  health.markServing();
   const log = createLogger(name, config.LOG_LEVEL);
   const close = async () => {
     await operations?.close();

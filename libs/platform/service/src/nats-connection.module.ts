@@ -15,7 +15,7 @@ export class NatsConnectionModule {
       key: 'nats',
       open: async (config: ServiceConfig) => {
         const nc = await connectNats(config.NATS_URL, name);
-        await ensureEventsStream(nc, config.EVENTS_STREAM_REPLICAS);
+        await ensureEventsStream(nc, config.JETSTREAM_REPLICAS);
         return nc;
       },
       probe: async (nc: NatsConnection) => {

@@ -8,19 +8,28 @@ import type { HealthIndicatorFunction } from '@nestjs/terminus';
 @Injectable()
 export class HealthChecks {
   private readonly indicators: HealthIndicatorFunction[] = [];
-  private shuttingDown = false;
+  private phase: 'starting' | 'serving' | 'shutting_down' = 'starting';
 
   add(indicator: HealthIndicatorFunction): void {
     this.indicators.push(indicator);
   }
 
-  /** From SIGTERM on the process reports not-ready, so the load balancer stops sending work. */
-  markShuttingDown(): void {
-    this.shuttingDown = true;
+  /**
+   * Once every server of the process listens (the API port too, not only the health port), it may report
+   * ready: a load balancer that sees it ready sooner sends requests to a port that refuses them.
+   */
+  markServing(): void {
+    if (this.phase === 'starting') this.phase = 'serving';
   }
 
-  get isShuttingDown(): boolean {
-    return this.shuttingDown;
+  /** From SIGTERM on the process reports not-ready, so the load balancer stops sending work. */
+  markShuttingDown(): void {
+    this.phase = 'shutting_down';
+  }
+
+  /** Why the process is not ready whatever its dependencies say, if it is not serving. */
+  get notServing(): 'starting' | 'shutting_down' | undefined {
+    return this.phase === 'serving' ? undefined : this.phase;
   }
 
   all(): HealthIndicatorFunction[] {

@@ -26,7 +26,8 @@ export class HealthController {
   @Header(PROCESS_ID_HEADER, String(process.pid))
   @HealthCheck()
   ready() {
-    if (this.checks.isShuttingDown) throw new ServiceUnavailableException({ status: 'shutting_down' });
+    const notServing = this.checks.notServing;
+    if (notServing) throw new ServiceUnavailableException({ status: notServing });
     return this.health.check(this.checks.all());
   }
 
