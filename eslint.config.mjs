@@ -35,7 +35,7 @@ const moduleBoundaries = (depConstraints) => [
 const withTestHelpers = typeConstraints.map((c) =>
   c.onlyDependOnLibsWithTags.includes('*') ? c : { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'] },
 );
-const testFiles = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.reliability-spec.ts', '**/test/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'];
+const testFiles = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.reliability-spec.ts', '**/*.cluster-spec.ts', '**/test/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'];
 
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx/**'] },

@@ -1,6 +1,7 @@
 // Unit specs sit beside the code (*.spec.ts); end-to-end specs (*.e2e-spec.ts) run against the real
 // stack that the global setup starts on this machine's Postgres, Redis and NATS. Reliability specs
-// (*.reliability-spec.ts) start their own stacks: `npm run test:reliability`.
+// (*.reliability-spec.ts) start their own stacks: `npm run test:reliability`. Cluster specs
+// (*.cluster-spec.ts) start three hosts of their own: `npm run test:cluster`.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -21,5 +22,7 @@ module.exports = {
     },
     // Fault injection: each spec starts a stack on private Postgres, Redis and NATS; run serially (--runInBand).
     { ...shared, displayName: 'reliability', testMatch: ['<rootDir>/tests/reliability/**/*.reliability-spec.ts'] },
+    // Three hosts in network namespaces (needs root): `npm run test:cluster`.
+    { ...shared, displayName: 'cluster', testMatch: ['<rootDir>/tests/cluster/**/*.cluster-spec.ts'] },
   ],
 };

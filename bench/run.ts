@@ -14,6 +14,7 @@ import { printSummary } from './report';
 import { measureDispatch } from './dispatch/scenarios';
 import { measureBatchCreates, measureCreates, measureLists, RowsSettings } from './rows/scenarios';
 import { measureWebhooks, WebhooksSettings } from './webhooks/scenarios';
+import { measureHostLoss } from './cluster/host-loss';
 
 const quick = process.env.BENCH_QUICK === '1';
 const number = (name: string, full: number, short: number) => Number(process.env[name] ?? (quick ? short : full));
@@ -33,8 +34,11 @@ const webhooks: WebhooksSettings = {
   ceilingInFlight: number('BENCH_CEILING_IN_FLIGHT', 100, 100),
 };
 const IDLE_SETTLE_MS = number('BENCH_IDLE_SETTLE_MS', 10_000, 5_000);
-/** `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, lists, dispatch) runs only those scenarios, with the memory figures. */
-const only = new Set((process.env.BENCH_ONLY ?? 'creates,batches,webhooks,lists,dispatch').split(',').map((name) => name.trim()));
+/**
+ * `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, lists, dispatch, cluster) runs only
+ * those scenarios, with the memory figures. The cluster (three hosts in network namespaces) needs root.
+ */
+const only = new Set((process.env.BENCH_ONLY ?? `creates,batches,webhooks,lists,dispatch${process.getuid?.() === 0 ? ',cluster' : ''}`).split(',').map((name) => name.trim()));
 const runs = (name: string) => only.has(name);
 
 async function main(): Promise<void> {
@@ -59,6 +63,8 @@ async function main(): Promise<void> {
     const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, usage, rows) : [];
     const dispatch = runs('dispatch') ? await measureDispatch(stack.gatewayUrl, org, usage, rows.durationS) : undefined;
     const memory = usage.stop();
+    // Last, beside an idle bench stack: its hosts run a copy of every process each.
+    const cluster = runs('cluster') ? await measureHostLoss() : undefined;
     const report = {
       date: started.toISOString(),
       mode: quick ? 'quick' : 'full',
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
       lists,
       dispatch,
       memory,
+      cluster,
     };
     const file = resolve(REPO_ROOT, 'dist/bench-report.json');
     mkdirSync(resolve(REPO_ROOT, 'dist'), { recursive: true });

@@ -16,7 +16,14 @@ import { AimRechecks } from '../webhooks/aim-rechecks';
 import { WebhookAims } from './webhook-aims';
 
 const MAX_BATCH = 500;
-const ACK_WAIT_MS = 60_000;
+/** Events a fan-out took and never acked (its process died) go to another replica after this long. */
+const ACK_WAIT_MS = 15_000;
+/**
+ * How long one pull request lives. The server heartbeats every half of it; two missed heartbeats make the
+ * client pull afresh. A pull held by a node that died (the consumer's leader moves on) is replaced within
+ * about this long instead of the library's 30 s default, during which this replica took no event.
+ */
+const PULL_EXPIRES_MS = 5_000;
 const RETRY_AFTER_FAILURE_MS = 1_000;
 
 /**
@@ -66,7 +73,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         }),
     );
     const consumer = await this.nc.jetstream().consumers.get(EVENTS_STREAM, durable);
-    this.messages = await consumer.consume({ max_messages: 2 * MAX_BATCH });
+    this.messages = await consumer.consume({ max_messages: 2 * MAX_BATCH, expires: PULL_EXPIRES_MS });
     this.consuming = true;
     this.reading = this.read(this.messages);
     this.logger.log({ durable }, 'event fan-out consuming');

@@ -11,6 +11,13 @@ export interface LaunchOptions {
   healthPort?: number;
   /** Where each process writes a V8 CPU profile of its whole life (`<name>.cpuprofile`, on exit); for the benches. */
   cpuProfileDir?: string;
+  /**
+   * A command that runs the process somewhere else and then execs it (`ip netns exec <host>`), so the
+   * child's pid stays the process's own; the cluster test runs each host's copy in its network namespace.
+   */
+  launcher?: readonly string[];
+  /** Where the health port answers (the namespace's address when a launcher moves it off this loopback). */
+  healthHost?: string;
 }
 
 /**
@@ -32,6 +39,7 @@ export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap
 export class ManagedProcess {
   readonly child: ChildProcess;
   readonly healthPort: number;
+  readonly healthHost: string;
   readonly exited: Promise<number | null>;
   exitCode: number | null | undefined;
   exitSignal: NodeJS.Signals | null = null;
@@ -40,10 +48,12 @@ export class ManagedProcess {
 
   constructor(readonly spec: ProcessSpec, options: LaunchOptions) {
     this.healthPort = options.healthPort ?? spec.healthPort;
+    this.healthHost = options.healthHost ?? '127.0.0.1';
     // Run as the images run it: no --enable-source-maps, which parses every dependency's source map at
     // load (about 20 MiB more RSS per process) to rewrite stack traces the compiled files explain anyway.
     const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`, `--cpu-prof-name=${spec.name}.cpuprofile`] : [];
-    this.child = spawn(process.execPath, [...NODE_FLAGS, ...profile, resolve(options.root, spec.entry)], {
+    const [command, ...launcherArgs] = [...(options.launcher ?? []), process.execPath];
+    this.child = spawn(command, [...launcherArgs, ...NODE_FLAGS, ...profile, resolve(options.root, spec.entry)], {
       cwd: options.root,
       env: { ...options.env, HEALTH_PORT: String(this.healthPort), SUPERVISOR_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,7 +89,7 @@ export class ManagedProcess {
    * the port (without this process's pid in its `X-Process-Id`) does not count.
    */
   async isReady(): Promise<boolean> {
-    const url = `http://127.0.0.1:${this.healthPort}/health/ready`;
+    const url = `http://${this.healthHost}:${this.healthPort}/health/ready`;
     return fetch(url, { signal: AbortSignal.timeout(1_000) }).then(
       (res) => res.ok && res.headers.get(PROCESS_ID_HEADER) === String(this.pid),
       () => false,

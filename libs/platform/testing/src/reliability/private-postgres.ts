@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,15 +32,16 @@ function asClusterOwner(command: string, args: string[]): [string, string[]] {
   return userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 
-async function pgTool(tool: string, args: string[]): Promise<void> {
+async function pgTool(tool: string, args: string[], launcher: readonly string[] = []): Promise<void> {
   const [command, argv] = asClusterOwner(join(postgresBinDir(), tool), args);
-  await run(command, argv, { timeout: 60_000 });
+  const [first, ...rest] = [...launcher, command, ...argv];
+  await run(first, rest, { timeout: 60_000 });
 }
 
-async function waitAccepting(port: number, timeoutMs = 30_000): Promise<void> {
+async function waitAccepting(host: string, port: number, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 1_000 });
+    const client = new Client({ host, port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 1_000 });
     try {
       await client.connect();
       await client.end();
@@ -53,13 +54,28 @@ async function waitAccepting(port: number, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/** Where a private server runs and listens. */
+export interface PrivateServerOptions {
+  /** The address it listens on (default 127.0.0.1). */
+  host: string;
+  /** Clients it lets in beyond loopback (CIDR), for a server on a test network's bridge. */
+  clients?: string;
+  /** Runs the server elsewhere (`ip netns exec <host>`): see LaunchOptions.launcher of the runner. */
+  launcher?: readonly string[];
+  /** Where its temporary directory goes (default: the system's). */
+  parentDir?: string;
+  /** Postgres's max_connections (default 200). */
+  maxConnections?: number;
+}
+
 /**
- * A PostgreSQL cluster of the caller's own in a temporary directory, on a free loopback port, with
- * fsync on so that a hard stop loses nothing that was committed. Tests may stop and start it at will
- * without disturbing the machine's shared server.
+ * A PostgreSQL cluster of the caller's own in a temporary directory, on a free port of loopback (or of
+ * the address given), with fsync on so that a hard stop loses nothing that was committed. Tests may stop
+ * and start it at will without disturbing the machine's shared server.
  */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-reliability-'));
+export async function startPrivatePostgres(options: PrivateServerOptions = { host: '127.0.0.1' }): Promise<PrivatePostgres> {
+  const { host, clients, launcher, maxConnections = 200 } = options;
+  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'pg-reliability-'));
   if (userInfo().uid === 0) {
     const { stdout } = await run('id', ['-u', 'postgres']);
     const { stdout: gid } = await run('id', ['-g', 'postgres']);
@@ -68,18 +84,19 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const data = join(dir, 'data');
   const port = await freePort();
   await pgTool('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200 -c shared_buffers=64MB`;
+  if (clients) appendFileSync(join(data, 'pg_hba.conf'), `host all all ${clients} trust\n`);
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=${host} -c fsync=on -c max_connections=${maxConnections} -c shared_buffers=64MB`;
   const start = async () => {
-    await pgTool('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
-    await waitAccepting(port);
+    await pgTool('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start'], launcher);
+    await waitAccepting(host, port);
   };
   const stop = async (mode: 'immediate' | 'fast' = 'immediate') => {
-    await pgTool('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+    await pgTool('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop'], launcher);
   };
   await start();
   return {
     port,
-    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    url: (database) => `postgres://postgres@${host}:${port}/${database}`,
     stop,
     start,
     destroy: async () => {

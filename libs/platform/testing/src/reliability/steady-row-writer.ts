@@ -3,6 +3,8 @@ export type WriteResult = 'acked' | 'error-answer' | 'connection-error' | 'timeo
 
 export interface WriteOutcome {
   seq: number;
+  /** The gateway it was sent to. */
+  gatewayUrl: string;
   startedAt: number;
   endedAt: number;
   result: WriteResult;
@@ -14,7 +16,8 @@ export interface WriteOutcome {
 }
 
 export interface SteadyRowWriterOptions {
-  gatewayUrl: string;
+  /** One gateway, or a choice made per request (a load balancer's). */
+  gatewayUrl: string | (() => string);
   key: string;
   tableId: string;
   ratePerSecond: number;
@@ -55,9 +58,10 @@ export class SteadyRowWriter {
   }
 
   private async write(seq: number): Promise<WriteOutcome> {
-    const { gatewayUrl, key, tableId, timeoutMs } = this.options;
+    const { key, tableId, timeoutMs } = this.options;
+    const gatewayUrl = typeof this.options.gatewayUrl === 'string' ? this.options.gatewayUrl : this.options.gatewayUrl();
     const startedAt = Date.now();
-    const ended = (fields: Omit<WriteOutcome, 'seq' | 'startedAt' | 'endedAt'>): WriteOutcome => ({ seq, startedAt, endedAt: Date.now(), ...fields });
+    const ended = (fields: Omit<WriteOutcome, 'seq' | 'gatewayUrl' | 'startedAt' | 'endedAt'>): WriteOutcome => ({ seq, gatewayUrl, startedAt, endedAt: Date.now(), ...fields });
     try {
       const res = await fetch(`${gatewayUrl}/tables/${tableId}/rows`, {
         method: 'POST',
