@@ -241,10 +241,16 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       const config = byKind(manifests, 'ConfigMap').find((configMap) => configMap.data?.['nats.conf']);
       expect(config?.data?.['nats.conf']).toMatch(/jetstream\s*\{/);
       expect(config?.data?.['nats.conf']).toMatch(/cluster\s*\{/);
-      const natsUrl = new URL(envValue(manifests, appContainer('tables'), 'NATS_URL') ?? '');
-      const service = find(manifests, 'Service', natsUrl.hostname);
-      expect(matches(service?.spec.selector, podTemplate(nats as Manifest).metadata.labels)).toBe(true);
-      expect(service?.spec.ports.map((port: { port: number }) => port.port)).toContain(Number(natsUrl.port));
+      // Each server of the list is a pod of the StatefulSet by its name under the headless Service.
+      const servers = (envValue(manifests, appContainer('tables'), 'NATS_URL') ?? '').split(',').map((server) => new URL(server));
+      expect(servers).toHaveLength(3);
+      for (const natsUrl of servers) {
+        const [pod, serviceName] = natsUrl.hostname.split('.');
+        expect(pod).toMatch(/^nats-[0-2]$/);
+        const service = find(manifests, 'Service', serviceName);
+        expect(matches(service?.spec.selector, podTemplate(nats as Manifest).metadata.labels)).toBe(true);
+        expect(service?.spec.ports.map((port: { port: number }) => port.port)).toContain(Number(natsUrl.port));
+      }
     });
   }
 

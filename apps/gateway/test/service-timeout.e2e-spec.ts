@@ -48,11 +48,36 @@ describe('a service that does not answer', () => {
     expect(elapsed).toBeLessThan(5_000);
   });
 
-  it('answers 500 at once when no service is there at all', async () => {
+  it('answers 500 when no service is there at all, once the request deadline (shorter than the 2 s reconnect grace) is out', async () => {
     const started = Date.now();
     const res = await apiClient(org.key, baseUrl).get('/tables');
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: expect.any(String) } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('sends a request again while no replica holds a subscription (NATS: no responders), and the one that comes back answers it', async () => {
+    const late = await connect({ servers: nats.url });
+    try {
+      const answering = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          late.subscribe('tables.>', {
+            queue: 'tables',
+            callback: (_error, message) => {
+              const { id } = JSON.parse(new TextDecoder().decode(message.data)) as { id: string };
+              message.respond(JSON.stringify({ id, response: { ok: false, error: { code: 'NOT_FOUND', message: 'Table not found' } }, isDisposed: true }));
+            },
+          });
+          resolve();
+        }, 200),
+      );
+      const res = await apiClient(org.key, baseUrl).get('/tables/00000000-0000-4000-8000-000000000000');
+      await answering;
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Table not found' } });
+    } finally {
+      await late.close();
+    }
   });
 });

@@ -15,6 +15,14 @@ const natsLatency = histogram('nats_request_duration_seconds', 'Request-reply la
  * fail after this instead of waiting out their deadline.
  */
 const RECONNECT_GRACE_MS = 2_000;
+/**
+ * NATS answers "no responders" when no replica of the service holds a subscription at that instant (all
+ * of them reconnecting to other nodes of a cluster, or a lone replica restarting). Nothing received the
+ * request, so sending it again is safe: every this often, within the same grace.
+ */
+const NO_RESPONDERS_RETRY_MS = 100;
+
+const isNoResponders = (error: unknown) => error instanceof NatsError && error.code === NatsErrorCode.NoResponders;
 
 /** Who is calling: attached to every message the gateway sends. */
 export interface Caller {
@@ -59,8 +67,17 @@ export class ServiceBus implements OnModuleInit {
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
-      if (!this.connected) await this.awaitReconnect(Math.min(timeout, RECONNECT_GRACE_MS));
-      return await requestService<T>(this.nc, pattern, { org: caller.org, requestId: caller.requestId, timeoutMs: timeout, params });
+      const deadline = Date.now() + timeout;
+      const graceEnds = Date.now() + Math.min(timeout, RECONNECT_GRACE_MS);
+      for (;;) {
+        if (!this.connected) await this.awaitReconnect(graceEnds - Date.now());
+        try {
+          return await requestService<T>(this.nc, pattern, { org: caller.org, requestId: caller.requestId, timeoutMs: deadline - Date.now(), params });
+        } catch (error) {
+          if (!isNoResponders(error) || Date.now() + NO_RESPONDERS_RETRY_MS >= graceEnds) throw error;
+          await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS));
+        }
+      }
     } catch (error) {
       outcome = 'error';
       if (error instanceof AppError) throw error;
@@ -75,7 +92,7 @@ export class ServiceBus implements OnModuleInit {
 
   private async awaitReconnect(graceMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
     await Promise.race([this.reconnected, gaveUp]);
     clearTimeout(timer);
     if (!this.connected) throw new Error('NATS is disconnected');

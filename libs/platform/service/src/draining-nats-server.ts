@@ -31,6 +31,9 @@ export class DrainingNatsServer extends ServiceTransport {
 
   override async close(): Promise<void> {
     await Promise.all(this.queueSubscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
+    // A message the drain handed over reaches the reply interceptor (where it is counted) a few promise
+    // steps later; let those run first.
+    await new Promise((resolve) => setImmediate(resolve));
     await this.inFlight.settled(this.graceMs);
     const connection = this.unwrap<NatsConnection | null>();
     if (connection && !connection.isClosed()) await connection.flush().catch(() => undefined);

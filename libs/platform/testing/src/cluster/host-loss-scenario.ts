@@ -52,7 +52,7 @@ export interface HostLossReport {
   /** Failed requests anywhere else, or at any time during the rolling deploy (none allowed). */
   violations: WriteOutcome[];
   baselineP99Ms: number;
-  /** Milliseconds from the loss to the end of the last one-second bucket over the bound, while the host was away. */
+  /** Whole seconds from the loss after which the p99 of creates through the survivors stayed under the bound until the host was started again. */
   recoveryMs: number;
   /** p99 of creates through the surviving gateways, per second from the loss until the host is started again. */
   p99BySecondAfterLoss: number[];
@@ -196,7 +196,9 @@ export async function runHostLossScenario(stack: ClusterStack, settings: HostLos
     const survivingGateways = survivors.map((host) => host.gatewayUrl);
     const p99BySecondAfterLoss: number[] = [];
     for (let from = lostAt; from < restartAt; from += 1_000) p99BySecondAfterLoss.push(p99(latenciesIn(outcomes, from, from + 1_000, survivingGateways)));
-    const lastOver = p99BySecondAfterLoss.reduce((last, value, i) => (value > bound ? i + 1 : last), 0);
+    // Back to its level: the p99 of every create from then until the host is started again is under the bound.
+    let recoveredAfter = 0;
+    while (lostAt + recoveredAfter * 1_000 < restartAt && p99(latenciesIn(outcomes, lostAt + recoveredAfter * 1_000, restartAt, survivingGateways)) > bound) recoveredAfter += 1;
 
     const committed = await committedRowIds(api, tableId);
     const drainFrom = Date.now();
@@ -236,7 +238,7 @@ export async function runHostLossScenario(stack: ClusterStack, settings: HostLos
       inFlightAtLoss,
       violations,
       baselineP99Ms,
-      recoveryMs: lastOver * 1_000,
+      recoveryMs: recoveredAfter * 1_000,
       p99BySecondAfterLoss,
       hostReturnMs: backAt - restartAt,
       hostReturnP99Ms: p99(latenciesIn(outcomes, restartAt, backAt)),
