@@ -7,5 +7,5 @@ export type { RowValues, TypedRow, TypedTable } from './typed-table';
 export { allRows } from './rows';
 export type { AllRowsQuery } from './rows';
 export { verifyWebhook, WebhookVerificationError } from './verify-webhook';
-export type { WebhookHeaders, WebhookPayload } from './verify-webhook';
+export type { WebhookEvent, WebhookEventKind, WebhookHeaders, WebhookPayload } from './verify-webhook';
 export type { components, operations, paths } from './api-types';

@@ -46,4 +46,21 @@ describe('verifyWebhook', () => {
     expect(() => verifyWebhook(other, body, standardHeaders(secret, body))).toThrow(WebhookVerificationError);
     expect(() => verifyWebhook(secret, body, standardHeaders(secret, body, new Date(Date.now() - 10 * 60_000)))).toThrow(WebhookVerificationError);
   });
+
+  it('takes the new and the previous secret during a rotation: a request signed with either verifies', () => {
+    const previous = `whsec_${randomBytes(32).toString('base64')}`;
+    const stranger = `whsec_${randomBytes(32).toString('base64')}`;
+    expect(verifyWebhook([secret, previous], body, standardHeaders(previous, body)).event).toBe('row.created');
+    expect(verifyWebhook([secret, previous], body, standardHeaders(secret, body)).event).toBe('row.created');
+    expect(verifyWebhook([secret, previous], body, { 'x-webhook-signature': hex(previous, body) }).event).toBe('row.created');
+    expect(() => verifyWebhook([secret, previous], body, standardHeaders(stranger, body))).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook([], body, standardHeaders(secret, body))).toThrow(/no secret/);
+  });
+
+  it('answers a payload typed by its kind', () => {
+    const payload = verifyWebhook(secret, body, standardHeaders(secret, body));
+    // Narrowing by event gives the data of that kind; a wrong property would not compile.
+    const rowId: string | undefined = payload.event === 'row.created' ? payload.data.row_id : undefined;
+    expect(rowId).toBe('r');
+  });
 });

@@ -12,7 +12,16 @@ export type WebhookPayload =
   | Schema<'TableEventPayload'>
   | Schema<'MemberEventPayload'>
   | Schema<'DomainEventPayload'>
+  | Schema<'WebhookOperationalEventPayload'>
   | Schema<'WebhookTestPayload'>;
+
+/** Every `event` a receiver can get: the subscribable kinds and `webhook.test`. */
+export type WebhookEventKind = WebhookPayload['event'];
+
+/** The payload of one kind, its `event` narrowed to that kind: `WebhookEvent<'row.updated'>['data']['changed_fields']`. */
+export type WebhookEvent<K extends WebhookEventKind = WebhookEventKind> = K extends WebhookEventKind ? PayloadOfKind<WebhookPayload, K> : never;
+
+type PayloadOfKind<P, K> = P extends { event: infer E } ? (K extends E ? Omit<P, 'event'> & { event: K } : never) : never;
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
@@ -37,31 +46,40 @@ function hasValidHexSignature(secret: string, body: Uint8Array, signature: strin
 }
 
 /**
- * Checks that a webhook request comes from the API and answers its payload; throws
- * WebhookVerificationError otherwise. Pass the body exactly as received, before any JSON parsing.
+ * Checks that a webhook request comes from the API and answers its typed payload (narrow it by
+ * `event`); throws WebhookVerificationError otherwise. Pass the body exactly as received, before any
+ * JSON parsing, and the secret, or during a rotation both the new and the previous one: a request
+ * signed with either is genuine.
  *
  * With the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`) it
  * verifies those with the `standardwebhooks` library, which also refuses a timestamp more than five
- * minutes away (a replay); it accepts either signature while a rotated secret's previous one is still
- * valid. Without them it checks `X-Webhook-Signature`.
+ * minutes away (a replay) and accepts any of the header's signatures. Without them it checks
+ * `X-Webhook-Signature`.
  */
-export function verifyWebhook(secret: string, rawBody: string | Uint8Array, headers: WebhookHeaders): WebhookPayload {
+export function verifyWebhook(secrets: string | readonly string[], rawBody: string | Uint8Array, headers: WebhookHeaders): WebhookPayload {
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const candidates = typeof secrets === 'string' ? [secrets] : secrets;
+  if (candidates.length === 0) throw new WebhookVerificationError('no secret to verify with');
   const standardSignature = headerOf(headers, 'webhook-signature');
   if (standardSignature !== undefined) {
-    try {
-      new Webhook(secret).verify(body, {
-        'webhook-id': headerOf(headers, 'webhook-id') ?? '',
-        'webhook-timestamp': headerOf(headers, 'webhook-timestamp') ?? '',
-        'webhook-signature': standardSignature,
-      });
-    } catch (error) {
-      throw new WebhookVerificationError(`webhook-signature does not verify: ${(error as Error).message}`);
-    }
+    const signed = {
+      'webhook-id': headerOf(headers, 'webhook-id') ?? '',
+      'webhook-timestamp': headerOf(headers, 'webhook-timestamp') ?? '',
+      'webhook-signature': standardSignature,
+    };
+    const failures = candidates.flatMap((secret) => {
+      try {
+        new Webhook(secret).verify(body, signed);
+        return [];
+      } catch (error) {
+        return [(error as Error).message];
+      }
+    });
+    if (failures.length === candidates.length) throw new WebhookVerificationError(`webhook-signature does not verify: ${failures[0]}`);
   } else {
     const hexSignature = headerOf(headers, 'x-webhook-signature');
     if (hexSignature === undefined) throw new WebhookVerificationError('the request carries no webhook signature');
-    if (!hasValidHexSignature(secret, body, hexSignature)) throw new WebhookVerificationError('X-Webhook-Signature does not verify');
+    if (!candidates.some((secret) => hasValidHexSignature(secret, body, hexSignature))) throw new WebhookVerificationError('X-Webhook-Signature does not verify');
   }
   return JSON.parse(body.toString('utf8')) as WebhookPayload;
 }
