@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ensureDatabase } from '@platform/persistence';
 import { ADMIN_ENTRY, ManagedProcess, PROCESSES, ProcessName, processSpec, runMigrations, Supervisor } from '@platform/runner';
-import { freePort, PrivateNats, startPrivateNats } from '@platform/testing';
+import { freePort, PrivateNats, productionRunSecrets, startPrivateNats } from '@platform/testing';
 import { Client } from 'pg';
 
 const run = promisify(execFile);
@@ -55,15 +54,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
     NATS_URL: nats.url,
     PORT: String(port),
     RATE_LIMIT_PER_MINUTE: '1000000',
-    // Production refuses to start without its secrets: fresh ones for each run.
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    ROW_CURSOR_KEY: randomBytes(32).toString('hex'),
-    // ... and without its storage credentials and mail hosts (no file is uploaded, no domain verified in the bench).
-    S3_ACCESS_KEY_ID: 'bench',
-    S3_SECRET_ACCESS_KEY: randomBytes(24).toString('hex'),
-    MAIL_MX_HOST: 'mx.bench.example.org',
-    MAIL_SPF_INCLUDE: 'spf.bench.example.org',
-    MAIL_DKIM_DOMAIN: 'dkim.bench.example.org',
+    ...productionRunSecrets('bench'),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_QUEUE: `webhook-deliveries-bench-${process.pid}`,
   };

@@ -15,3 +15,4 @@ export * from './local-server';
 export * from './webhook-receiver';
 export * from './attachment-fixtures';
 export * from './e2e-stack';
+export { productionRunSecrets } from './stack-env';

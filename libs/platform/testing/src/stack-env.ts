@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 export const TEST_DATABASE_PREFIX = 'platform_test_';
 
 /** What the test stack runs with: its own database, short retry delays, loopback receivers allowed. */
@@ -19,5 +20,21 @@ export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     DNS_LOOKUP_TIMEOUT_MS: '1000',
+  };
+}
+
+/**
+ * What NODE_ENV=production refuses to start without, fresh for each run: its secrets, storage credentials
+ * and mail hosts (a bench or cluster run uploads no file and verifies no domain).
+ */
+export function productionRunSecrets(label: string): Record<string, string> {
+  return {
+    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ROW_CURSOR_KEY: randomBytes(32).toString('hex'),
+    S3_ACCESS_KEY_ID: label,
+    S3_SECRET_ACCESS_KEY: randomBytes(24).toString('hex'),
+    MAIL_MX_HOST: `mx.${label}.example.org`,
+    MAIL_SPF_INCLUDE: `spf.${label}.example.org`,
+    MAIL_DKIM_DOMAIN: `dkim.${label}.example.org`,
   };
 }

@@ -1,5 +1,4 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,6 +6,7 @@ import { promisify } from 'node:util';
 import { ensureDatabase } from '@platform/persistence';
 import { ADMIN_ENTRY, PROCESSES, runMigrations, Supervisor } from '@platform/runner';
 import { LocalServer } from '../local-server';
+import { productionRunSecrets } from '../stack-env';
 import { REPO_ROOT } from '../stack-state';
 import { PrivatePostgres, startPrivatePostgres } from '../reliability/private-postgres';
 import { PrivateRedis, startPrivateRedis } from '../reliability/private-redis';
@@ -73,13 +73,7 @@ function clusterEnv(network: ClusterNetwork, postgres: PrivatePostgres, redis: P
     SHUTDOWN_TIMEOUT_MS: '25000',
     NATS_REQUEST_TIMEOUT_MS: '10000',
     RATE_LIMIT_PER_MINUTE: '1000000',
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    ROW_CURSOR_KEY: randomBytes(32).toString('hex'),
-    S3_ACCESS_KEY_ID: 'cluster',
-    S3_SECRET_ACCESS_KEY: randomBytes(24).toString('hex'),
-    MAIL_MX_HOST: 'mx.cluster.example.org',
-    MAIL_SPF_INCLUDE: 'spf.cluster.example.org',
-    MAIL_DKIM_DOMAIN: 'dkim.cluster.example.org',
+    ...productionRunSecrets('cluster'),
     // The receivers live on the cluster's private network.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_QUEUE: 'webhook-deliveries',
