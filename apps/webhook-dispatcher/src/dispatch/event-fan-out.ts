@@ -13,6 +13,7 @@ import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { parseEvent } from './event-envelope';
 import { wantsEvent } from './webhook-subscription';
 import { AimRechecks } from '../webhooks/aim-rechecks';
+import { aimAllows } from './webhook-aim';
 import { WebhookAims } from './webhook-aims';
 
 const MAX_BATCH = 500;
@@ -161,13 +162,14 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), body });
         dataOf.set(event.id, event.data);
       }
+      const aims = new Map(subscriptions.map((webhook) => [webhook.id, this.aims.aimOf(webhook)]));
       const pairs = new Map<string, { eventId: string; webhookId: string }>();
       for (const event of stored.values()) {
         for (const webhook of subscriptions) {
           if (
             webhook.organization_id === event.organizationId &&
             wantsEvent(webhook, event) &&
-            this.aims.allows(webhook, event.eventType, dataOf.get(event.id))
+            aimAllows(aims.get(webhook.id), event.eventType, dataOf.get(event.id))
           ) {
             pairs.set(`${event.id}_${webhook.id}`, { eventId: event.id, webhookId: webhook.id });
           }

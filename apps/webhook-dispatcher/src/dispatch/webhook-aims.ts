@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { aimAllows, AimSettings, compileAim, WebhookAim } from './webhook-aim';
+import { AimSettings, compileAim, WebhookAim } from './webhook-aim';
 
 const MAX_HELD = 10_000;
 
@@ -16,11 +16,8 @@ export interface AimedWebhook extends AimSettings {
 export class WebhookAims {
   private readonly compiled = new Map<string, { version: string; aim: WebhookAim | undefined }>();
 
-  allows(webhook: AimedWebhook, eventType: string, data: unknown): boolean {
-    return aimAllows(this.aimOf(webhook), eventType, data);
-  }
-
-  private aimOf(webhook: AimedWebhook): WebhookAim | undefined {
+  /** The webhook's compiled aim (undefined: it has none); the fan-out asks once per webhook and batch. */
+  aimOf(webhook: AimedWebhook): WebhookAim | undefined {
     if (webhook.filter === null && webhook.watch_fields === null) return undefined;
     // What the aim is made of, not when it changed: two updates within a millisecond still differ here.
     const version = JSON.stringify([webhook.filter, webhook.filter_fields, webhook.watch_fields, webhook.filter_error]);
