@@ -3,7 +3,7 @@ export type { ApiClient, ApiClientOptions, DataClient, ErrorResponse, Schema } f
 export { rowFilter } from './row-filter';
 export type { Condition, Operators, RowFilter } from './row-filter';
 export { typedTable } from './typed-table';
-export type { RowValues, TypedRow, TypedTable } from './typed-table';
+export type { AttachmentWrite, RowValues, TypedRow, TypedTable, WriteData } from './typed-table';
 export { allRows } from './rows';
 export type { AllRowsQuery } from './rows';
 export { verifyWebhook, WebhookVerificationError } from './verify-webhook';

@@ -5,6 +5,14 @@ import { rowFilter, type RowFilter } from './row-filter';
 /** What a row's `data` may hold, as the API types it. */
 export type RowValues = Schema<'RowView'>['data'];
 
+/** What a write may put in an attachment value: an upload to attach, a stored file to keep, or a link. */
+export type AttachmentWrite = Schema<'AttachmentUploadRef'> | Schema<'AttachmentKept'> | Schema<'AttachmentLink'>;
+
+/** The shape a write takes for the caller's row data: attachment values (lists of objects) take `AttachmentWrite` entries. */
+export type WriteData<Data> = {
+  [Slug in keyof Data]: NonNullable<Data[Slug]> extends readonly (infer Entry)[] ? (Entry extends object ? AttachmentWrite[] | Extract<Data[Slug], null | undefined> : Data[Slug]) : Data[Slug];
+};
+
 /** A row whose `data` has the shape the caller described. */
 export type TypedRow<Data> = Omit<Schema<'RowView'>, 'data'> & { data: Data };
 
@@ -31,10 +39,10 @@ export function typedTable<Data extends RowValues>(api: ApiClient, tableId: stri
     async get(rowId: string): Promise<TypedRow<Data>> {
       return typed(rows(await api.GET('/tables/{table_id}/rows/{row_id}', { params: { path: { ...path, row_id: rowId } } })));
     },
-    async create(data: Data): Promise<TypedRow<Data>> {
-      return typed(rows(await api.POST('/tables/{table_id}/rows', { params: { path }, body: { data } })));
+    async create(data: WriteData<Data>): Promise<TypedRow<Data>> {
+      return typed(rows(await api.POST('/tables/{table_id}/rows', { params: { path }, body: { data: data as RowValues } })));
     },
-    async update(rowId: string, data: Partial<Data>): Promise<TypedRow<Data>> {
+    async update(rowId: string, data: Partial<WriteData<Data>>): Promise<TypedRow<Data>> {
       return typed(rows(await api.PATCH('/tables/{table_id}/rows/{row_id}', { params: { path: { ...path, row_id: rowId } }, body: { data: data as RowValues } })));
     },
     async delete(rowId: string): Promise<void> {

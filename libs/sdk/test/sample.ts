@@ -68,6 +68,12 @@ export async function typed(apiKey: string): Promise<number> {
   rowFilter<Deal>({ amount: { gte: '100' } });
   // @ts-expect-error no field of that slug
   rowFilter<Deal>({ owner: 'ada' });
+  type Contract = { title: string; files?: Schema<'AttachmentFile'>[] | null };
+  const contracts = typedTable<Contract>(createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey }), table.id);
+  const signed = await contracts.create({ title: 'Lease', files: [{ upload_id: 'u' }, { url: 'https://example.com/terms.pdf', filename: 'terms.pdf' }] });
+  await contracts.update(signed.id, { files: [{ id: signed.data.files?.[0]?.id ?? '' }] });
+  // @ts-expect-error a title is text, not a file
+  await contracts.update(signed.id, { title: [{ upload_id: 'u' }] });
   const rows = createApiClient({ baseUrl: 'http://localhost:3000/v1', apiKey, throwOnError: true });
   const attached = await rows.POST('/tables/{table_id}/rows', {
     params: { path: { table_id: table.id } },

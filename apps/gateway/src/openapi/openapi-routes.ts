@@ -8,7 +8,6 @@ import type { FastifyInstance } from 'fastify';
  */
 export const OPENAPI_JSON_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/v1/docs';
-export const CONSOLE_PATH = '/console';
 const INDEX_PATHS = ['/', '/v1', '/v1/'];
 
 export function isPublicDocsPath(url: string): boolean {
@@ -16,14 +15,13 @@ export function isPublicDocsPath(url: string): boolean {
   return path === OPENAPI_JSON_PATH || INDEX_PATHS.includes(path) || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
 }
 
-/** `GET /` and `GET /v1`: where a newcomer who found the address goes next. */
+/** `GET /` and `GET /v1`: where a newcomer who found the address goes next (the reference and the document). */
 export function serveIndex(fastify: FastifyInstance, title: string): void {
   const index = {
     name: title,
     api: '/v1',
     docs: DOCS_PATH,
     openapi: OPENAPI_JSON_PATH,
-    console: CONSOLE_PATH,
     authentication: 'Authorization: Bearer <API key> on every /v1 request but these',
   };
   for (const url of INDEX_PATHS) fastify.get(url, async () => index);
