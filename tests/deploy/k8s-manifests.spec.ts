@@ -189,7 +189,7 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       }
     });
 
-    it('let only the webhook worker call out, domains reach DNS servers, tables object storage over HTTPS, and apps reach their datastores', () => {
+    it('let only the webhook worker call out, domains reach DNS servers, tables and tables-jobs object storage over HTTPS, and apps reach their datastores', () => {
       const exits = policies().flatMap((policy) =>
         ((policy.spec.egress ?? []) as Rule[])
           .filter((rule) => reachesOutside(rule.to))
@@ -204,11 +204,12 @@ describe.each(RENDERINGS)('kustomize %s (%s)', (overlay, dir) => {
       expect(exits.some((exit) => exit.pods.join() === 'webhooks-worker' && !exit.dnsOnly)).toBe(true);
       expect(exits.some((exit) => exit.pods.join() === 'domains' && exit.dnsOnly)).toBe(true);
       expect(exits.some((exit) => exit.pods.join() === 'tables' && exit.httpsOnly)).toBe(true);
+      expect(exits.some((exit) => exit.pods.join() === 'tables-jobs' && exit.httpsOnly)).toBe(true);
       for (const exit of exits) {
         const allowed =
           exit.pods.join() === 'webhooks-worker' ||
           (exit.dnsOnly && exit.pods.join() === 'domains') ||
-          (exit.httpsOnly && exit.pods.join() === 'tables') ||
+          (exit.httpsOnly && ['tables', 'tables-jobs'].includes(exit.pods.join())) ||
           exit.datastoresOnly;
         expect({ ...exit, allowed }).toEqual({ ...exit, allowed: true });
       }

@@ -5,6 +5,7 @@ import { TextSearch1764100000000 } from './migrations/1764100000000-text-search'
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 import { UploadTickets1764500000000 } from './migrations/1764500000000-upload-tickets';
 import { PendingIndexes1764500100000 } from './migrations/1764500100000-pending-indexes';
+import { Imports1764500000000 } from './migrations/1764500000000-imports';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -12,6 +13,7 @@ export const TABLES_SCHEMA = 'tables';
 export const USER_TABLES_TABLE = `${TABLES_SCHEMA}.user_tables`;
 export const FIELDS_TABLE = `${TABLES_SCHEMA}.fields`;
 export const ROW_COUNTS_TABLE = `${TABLES_SCHEMA}.row_counts`;
+export const IMPORTS_TABLE = `${TABLES_SCHEMA}.imports`;
 
 export const TABLES_OUTBOX = new Outbox(TABLES_SCHEMA);
 
@@ -28,6 +30,7 @@ export function tablesSchema(url: string): SchemaOwner {
       parkedOutboxMigration(TABLES_SCHEMA),
       UploadTickets1764500000000,
       PendingIndexes1764500100000,
+      Imports1764500000000,
     ],
   };
 }

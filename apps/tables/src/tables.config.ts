@@ -69,4 +69,10 @@ export class TablesConfig extends ServiceConfig {
   @Min(1)
   @Max(100_000)
   UPLOAD_TICKETS_PER_MINUTE = 120;
+
+  /** The largest file an upload with purpose "import" may declare. */
+  @IsInt()
+  @Min(1)
+  @Max(MAX_SINGLE_PUT_BYTES)
+  IMPORT_MAX_BYTES = 1_073_741_824;
 }

@@ -12,6 +12,7 @@ export const EVENT_KINDS = [
   'table.created',
   'table.updated',
   'table.deleted',
+  'table.imported',
   'member.invited',
   'member.joined',
   'member.removed',
@@ -122,4 +123,22 @@ export interface DomainEvent<D = unknown> {
   timestamp: string;
   organization_id: string;
   data: D;
+}
+
+/** `table.imported`: an import completed, as one change instead of an event per row. */
+export class TableImportedEventData {
+  @ApiProperty({ format: 'uuid' })
+  table_id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  import_id!: string;
+
+  @ApiProperty({ type: 'integer' })
+  rows_created!: number;
+
+  @ApiProperty({ type: 'integer' })
+  rows_updated!: number;
+
+  @ApiProperty({ type: 'integer' })
+  rows_failed!: number;
 }

@@ -172,6 +172,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tables/{table_id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The table's imports, newest first
+         * @description Requires the `tables:read` scope (or `*`).
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a CSV or NDJSON file into the table, in the background
+         * @description Requires the `tables:write` scope (or `*`). The file is an upload of this table made with purpose "import". Answers 202 with the queued import; read it again to follow `rows_done` and see how it ended. At most one import of a table is queued or running at a time.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/{table_id}/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One import, with its progress and problems
+         * @description Requires the `tables:read` scope (or `*`).
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -719,11 +763,80 @@ export interface components {
             filename: string;
             /** @example application/pdf */
             mime_type: string;
-            /** @description bytes; at most ATTACHMENT_MAX_BYTES (100 MiB unless configured) */
+            /** @description bytes; at most ATTACHMENT_MAX_BYTES (100 MiB unless configured), or IMPORT_MAX_BYTES (1 GiB) for an import */
             size: number;
+            /**
+             * @description `import`: the file of an import (`POST /tables/{id}/imports`), never attachable to a row
+             * @default attachment
+             * @enum {string}
+             */
+            purpose?: "attachment" | "import";
+        };
+        ImportProblem: {
+            /** @description the line of the file (1 is a CSV header) */
+            line: number;
+            /** @description the field slug or column the problem is about, when there is one */
+            field: string | null;
+            /** @description VALIDATION_ERROR, CONFLICT or BAD_REQUEST */
+            code: string;
+            message: string;
+        };
+        ImportView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            table_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @enum {string} */
+            format: "csv" | "ndjson";
+            /** @enum {string} */
+            mode: "insert" | "upsert";
+            /** @enum {string} */
+            on_error: "abort" | "skip";
+            /** @description lines read so far; moves at least once a second while the import runs */
+            rows_done: number;
+            rows_created: number;
+            rows_updated: number;
+            rows_failed: number;
+            /** @description the first 100 problems */
+            errors: components["schemas"]["ImportProblem"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        CreateImportBody: {
+            /**
+             * Format: uuid
+             * @description an upload of this table made with purpose "import", its file PUT
+             */
+            upload_id: string;
+            /** @enum {string} */
+            format: "csv" | "ndjson";
+            /**
+             * @description `upsert` updates the row holding a line's `upsert_on` value, like a batch upsert
+             * @default insert
+             * @enum {string}
+             */
+            mode?: "insert" | "upsert";
+            /** @description with mode `upsert`: the slug of an `is_unique` field */
+            upsert_on?: string;
+            /**
+             * @description `abort`: any problem writes nothing; `skip`: good lines are written, bad ones counted
+             * @default abort
+             * @enum {string}
+             */
+            on_error?: "abort" | "skip";
+            /** @description CSV: maps a header column to a field slug, or to null to skip it; other columns map to the field whose name or slug they equal (case-insensitive) */
+            columns?: {
+                [key: string]: string | null;
+            };
         };
         /** @enum {string} */
-        EventKind: "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
+        EventKind: "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
         /**
          * @description `failed` after a delivery exhausted its retries, until the next success
          * @enum {string}
@@ -816,7 +929,7 @@ export interface components {
              *       "row.created"
              *     ]
              */
-            events: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered")[];
+            events: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered")[];
             /** @description Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused. */
             table_ids?: string[] | null;
             /**
@@ -875,7 +988,7 @@ export interface components {
         UpdateWebhookBody: {
             name?: string;
             url?: string;
-            events?: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered")[];
+            events?: ("row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered")[];
             /** @description Only `row.*` and `table.*` events of these tables of the organization (other kinds are unaffected); absent or null: every table. An empty list, a repeated id or an id that names no table of the organization is refused. On update, null clears the filter. */
             table_ids?: string[] | null;
             /**
@@ -1004,7 +1117,7 @@ export interface components {
              * @description Carried in the test payload data; the payload event is always webhook.test
              * @enum {string}
              */
-            event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
+            event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
         };
         /** @enum {string} */
         DomainStatus: "pending" | "active" | "failed";
@@ -1295,6 +1408,29 @@ export interface components {
             /** @enum {string} */
             event: "table.created" | "table.updated" | "table.deleted";
             data: components["schemas"]["TableEventData"];
+        };
+        TableImportedEventData: {
+            /** Format: uuid */
+            table_id: string;
+            /** Format: uuid */
+            import_id: string;
+            rows_created: number;
+            rows_updated: number;
+            rows_failed: number;
+        };
+        TableImportedEventPayload: {
+            /**
+             * Format: uuid
+             * @description the event id: the same on every attempt, for de-duplication
+             */
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @enum {string} */
+            event: "table.imported";
+            data: components["schemas"]["TableImportedEventData"];
         };
         MemberEventData: {
             /** Format: uuid */
@@ -3051,6 +3187,344 @@ export interface operations {
             };
         };
     };
+    listImports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The table's imports, newest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportView"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN (the key lacks the scope) or PLAN_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown route or id, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: see Retry-After */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: for 24 hours, the same key with the same request answers the stored status and body with `Idempotent-Replayed: true`; with a different request, or while the first is in flight, 400 CONFLICT. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateImportBody"];
+            };
+        };
+        responses: {
+            /** @description Import a CSV or NDJSON file into the table, in the background */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true` when this answer is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportView"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN (the key lacks the scope) or PLAN_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown route or id, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: see Retry-After */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                table_id: string;
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One import, with its progress and problems */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["ImportView"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN (the key lacks the scope) or PLAN_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown route or id, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: see Retry-After */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -3728,7 +4202,7 @@ export interface operations {
                 page?: number;
                 /** @description `true` for successful attempts only, `false` for failed ones */
                 success?: boolean;
-                event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
+                event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
             };
             header?: never;
             path: {

@@ -9,7 +9,8 @@ export const API_VERSION = '1.0.0';
 const TAGS: [string, string][] = [
   ['tables', 'Custom tables and their typed fields'],
   ['rows', 'Rows of a table: create, read, update, delete; lists filtered, sorted and paged'],
-  ['uploads', 'Presigned uploads of the files that attachment fields hold'],
+  ['uploads', 'Presigned uploads of the files that attachment fields hold, and of files to import'],
+  ['imports', 'Imports of CSV and NDJSON files into a table, run in the background'],
   ['webhooks', 'Signed HTTP notifications of events, their deliveries and test sends'],
   ['domains', 'Email domains, their DNS verification and their email addresses'],
   ['calendar', 'The weekly availability'],

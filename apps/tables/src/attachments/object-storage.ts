@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { TablesConfig } from '../tables.config';
@@ -111,6 +112,17 @@ export class ObjectStorage implements OnApplicationShutdown {
     } catch (error) {
       if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
       throw new StorageUnavailable('HEAD', error);
+    }
+  }
+
+  /** The object's bytes as they stream in. */
+  async read(key: string): Promise<Readable> {
+    const { sdk, client } = await this.sdk();
+    try {
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return object.Body as Readable;
+    } catch (error) {
+      throw new StorageUnavailable('GET', error);
     }
   }
 

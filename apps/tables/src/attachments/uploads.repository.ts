@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { UploadPurpose } from '@contracts';
 import { Database, Sql } from '@platform/persistence';
 
 export interface UploadRecord {
@@ -9,6 +10,7 @@ export interface UploadRecord {
   mimeType: string;
   size: number;
   attached: boolean;
+  purpose: UploadPurpose;
 }
 
 interface UploadRow {
@@ -19,6 +21,7 @@ interface UploadRow {
   mime_type: string;
   size: string;
   attached_at: Date | null;
+  purpose: UploadPurpose;
 }
 
 function toRecord(row: UploadRow): UploadRecord {
@@ -30,6 +33,7 @@ function toRecord(row: UploadRow): UploadRecord {
     mimeType: row.mime_type,
     size: Number(row.size),
     attached: row.attached_at !== null,
+    purpose: row.purpose,
   };
 }
 
@@ -39,7 +43,8 @@ export class UploadsRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Inserts the upload when the organization has the table, the table has an attachment field and the
+   * Inserts the upload when the organization has the table, the table has an attachment field (for an upload
+   * with purpose `attachment`) and the
    * organization took fewer than `perMinute` tickets in the last minute; otherwise answers why not.
    * Tickets of one organization take turns on a transaction lock, so racing ones cannot pass the count together.
    */
@@ -55,23 +60,23 @@ export class UploadsRepository {
         [upload.tableId, upload.organizationId],
       );
       if (!state.table_found) return 'no-table';
-      if (!state.attachable) return 'no-attachment-field';
+      if (upload.purpose === 'attachment' && !state.attachable) return 'no-attachment-field';
       if (state.recent >= perMinute) return 'rate-limited';
       await tx.query(
-        `INSERT INTO tables.uploads (id, organization_id, table_id, filename, mime_type, size) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [upload.id, upload.organizationId, upload.tableId, upload.filename, upload.mimeType, upload.size],
+        `INSERT INTO tables.uploads (id, organization_id, table_id, filename, mime_type, size, purpose) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [upload.id, upload.organizationId, upload.tableId, upload.filename, upload.mimeType, upload.size, upload.purpose],
       );
       return 'inserted';
     });
   }
 
-  /** The table's uploads among `ids`; ids of other tables or organizations are simply not there. */
-  async findOfTable(organizationId: string, tableId: string, ids: readonly string[]): Promise<UploadRecord[]> {
+  /** The table's uploads for `purpose` among `ids`; ids of other tables, organizations or purposes are simply not there. */
+  async findOfTable(organizationId: string, tableId: string, ids: readonly string[], purpose: UploadPurpose = 'attachment'): Promise<UploadRecord[]> {
     if (ids.length === 0) return [];
     const { rows } = await this.db.query<UploadRow>(
-      `SELECT id, organization_id, table_id, filename, mime_type, size, attached_at FROM tables.uploads
-       WHERE id = ANY($1::uuid[]) AND organization_id = $2 AND table_id = $3`,
-      [ids, organizationId, tableId],
+      `SELECT id, organization_id, table_id, filename, mime_type, size, attached_at, purpose FROM tables.uploads
+       WHERE id = ANY($1::uuid[]) AND organization_id = $2 AND table_id = $3 AND purpose = $4`,
+      [ids, organizationId, tableId, purpose],
     );
     return rows.map(toRecord);
   }

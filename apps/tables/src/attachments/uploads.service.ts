@@ -17,13 +17,15 @@ export class UploadsService {
   ) {}
 
   async create(organizationId: string, tableId: string, body: CreateUploadBody): Promise<ServiceResult<UploadTicket>> {
-    if (body.size > this.config.ATTACHMENT_MAX_BYTES) throw AppError.validation('size', `must be at most ${this.config.ATTACHMENT_MAX_BYTES} bytes`);
+    const purpose = body.purpose ?? 'attachment';
+    const limit = purpose === 'import' ? this.config.IMPORT_MAX_BYTES : this.config.ATTACHMENT_MAX_BYTES;
+    if (body.size > limit) throw AppError.validation('size', `must be at most ${limit} bytes${purpose === 'import' ? ' for an import' : ''}`);
     const id = randomUUID();
-    const upload = { id, organizationId, tableId, filename: body.filename, mimeType: body.mime_type, size: body.size };
+    const upload = { id, organizationId, tableId, filename: body.filename, mimeType: body.mime_type, size: body.size, purpose };
     const outcome = await this.uploads.insert(upload, this.config.UPLOAD_TICKETS_PER_MINUTE);
     if (outcome === 'no-table') throw AppError.notFound('Table');
     if (outcome === 'no-attachment-field') {
-      throw AppError.badRequest('This table has no attachment field: an upload ticket is for a file that a row of the table will hold');
+      throw AppError.badRequest('This table has no attachment field: an upload ticket is for a file that a row of the table will hold, or for an import (purpose "import")');
     }
     if (outcome === 'rate-limited') {
       throw new AppError(ErrorCode.RateLimited, `An organization may take ${this.config.UPLOAD_TICKETS_PER_MINUTE} upload tickets a minute; try again shortly`);

@@ -113,6 +113,35 @@ export class RowsRepository {
     return rows.map(({ id }) => byId.get(id) as RowRecord);
   }
 
+  /**
+   * Inserts many rows with one parameter per column (arrays unnested), so a statement's size does not grow
+   * with its parameters' count; answers nothing. Arrays of arrays cannot be unnested, so list values
+   * (multi_select) travel as JSON text and are turned back into text[] in SQL.
+   */
+  async insertColumns(db: Sql, table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>): Promise<void> {
+    if (rows.length === 0) return;
+    const params = new SqlParameters();
+    const ids = params.add(rows.map((row) => row.id));
+    const inputs = table.fields.map((field) => {
+      const list = field.fieldType === 'multi_select';
+      const column = rows.map(({ values }) => {
+        const value = columnParameter(field, values.get(field) ?? null);
+        return list && value !== null ? JSON.stringify(value) : value;
+      });
+      return `${params.add(column)}::${list ? 'text' : COLUMN_KINDS[field.fieldType].castType}[]`;
+    });
+    const outputs = table.fields.map((field, i) =>
+      field.fieldType === 'multi_select' ? `CASE WHEN c${i} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(c${i}::jsonb)) END` : `c${i}`,
+    );
+    const aliases = ['id', ...table.fields.map((_, i) => `c${i}`)].join(', ');
+    await db.query(
+      `INSERT INTO ${qualified(table.storageName)} (${['id', ...table.fields.map((field) => ident(field.column))].join(', ')})
+       SELECT ${['id', ...outputs].join(', ')} FROM unnest(${ids}::uuid[]${inputs.map((input) => `, ${input}`).join('')}) AS input(${aliases})`,
+      params.values,
+    );
+    await this.addToRowCount(db, table, rows.length);
+  }
+
   /** Locks the rows in id order (so two batches over the same rows cannot deadlock); answers those that exist. */
   async findManyForUpdate(db: Sql, table: UserTable, rowIds: string[]): Promise<Map<string, RowRecord>> {
     const { rows } = await db.query<RowRecord>(

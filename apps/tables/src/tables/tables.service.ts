@@ -20,6 +20,7 @@ import { tableDetail, tableListItem, UserTable } from './user-table';
 import { UserTableRepository } from './user-table.repository';
 import { UserTableCache } from './user-table.cache';
 import { TABLES_OUTBOX } from '../tables-schema';
+import { ImportsRepository } from '../imports/imports.repository';
 
 function duplicateTable(slug: string): AppError {
   return AppError.conflict(`A table with the slug ${slug} already exists`);
@@ -33,7 +34,16 @@ export class TablesService {
     private readonly tables: UserTableRepository,
     private readonly cache: UserTableCache,
     private readonly fileDeletions: ObjectDeletionsRepository,
+    private readonly imports: ImportsRepository,
   ) {}
+
+  /**
+   * A table whose import is queued or running does not change until the import ends: the import holds it
+   * as every row write does, and a change would otherwise wait for all of it (or alter it midway).
+   */
+  private async notImporting(organizationId: string, tableId: string): Promise<void> {
+    if (await this.imports.hasUnfinished(this.db, organizationId, tableId)) throw AppError.conflict('An import of this table is queued or running; change the table when it has ended');
+  }
 
   async list(organizationId: string, page: number, limit: number): Promise<ServiceResult> {
     const { tables, total } = await this.tables.page(organizationId, limit, (page - 1) * limit);
@@ -70,6 +80,7 @@ export class TablesService {
 
   async update(organizationId: string, tableId: string, body: UpdateTableBody): Promise<ServiceResult<TableDetail>> {
     let slug = '';
+    await this.notImporting(organizationId, tableId);
     await this.uniqueSlug(() => slug, () =>
       this.db.transaction(async (client) => {
         const table = await this.tables.find(organizationId, tableId, client, 'update');
@@ -101,6 +112,7 @@ export class TablesService {
   }
 
   async remove(organizationId: string, tableId: string): Promise<ServiceResult> {
+    await this.notImporting(organizationId, tableId);
     await this.db.transaction(async (client) => {
       const table = await this.tables.find(organizationId, tableId, client, 'update');
       if (!table) throw AppError.notFound('Table');

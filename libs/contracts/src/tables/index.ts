@@ -5,3 +5,4 @@ export * from './row.dto';
 export * from './table.views';
 export * from './tables.messages';
 export * from './upload.dto';
+export * from './import.dto';

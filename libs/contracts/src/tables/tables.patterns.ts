@@ -14,6 +14,9 @@ export const TablesPatterns = {
   updateRows: 'tables.rows.batch.update',
   removeRows: 'tables.rows.batch.remove',
   createUpload: 'tables.uploads.create',
+  createImport: 'tables.imports.create',
+  getImport: 'tables.imports.get',
+  listImports: 'tables.imports.list',
   /** For other contexts: which of these ids name tables of the organization. */
   existingIds: 'tables.existing-ids',
 } as const;

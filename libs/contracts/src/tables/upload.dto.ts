@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsInt, IsString, IsUUID, Matches, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 
 /** A media type `type/subtype` (RFC 6838 characters), without parameters. */
 export const MIME_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
@@ -10,6 +10,9 @@ const PRINTABLE = /^[^\p{Cc}]*$/u;
 
 /** Keeps a value as sent, so `"12"` fails an integer check instead of being converted. */
 const AsSent = () => Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
+
+export const UPLOAD_PURPOSES = ['attachment', 'import'] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /** `POST /tables/{id}/uploads`: the file the client is about to PUT. */
 export class CreateUploadBody {
@@ -29,12 +32,17 @@ export class CreateUploadBody {
   @Matches(MIME_TYPE_PATTERN, { message: '$property must be a media type such as image/png' })
   mime_type!: string;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'bytes; at most ATTACHMENT_MAX_BYTES (100 MiB unless configured)' })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'bytes; at most ATTACHMENT_MAX_BYTES (100 MiB unless configured), or IMPORT_MAX_BYTES (1 GiB) for an import' })
   @AsSent()
   @IsDefined()
   @IsInt()
   @Min(0)
   size!: number;
+
+  @ApiPropertyOptional({ enum: UPLOAD_PURPOSES, default: 'attachment', description: '`import`: the file of an import (`POST /tables/{id}/imports`), never attachable to a row' })
+  @IsOptional()
+  @IsIn(UPLOAD_PURPOSES)
+  purpose?: UploadPurpose;
 }
 
 /** The answer to `POST /tables/{id}/uploads`: where and how to PUT the bytes. */

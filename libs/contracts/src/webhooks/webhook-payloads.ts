@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DomainEventData, MemberEventData, RowEventData, RowUpdatedEventData, TableEventData, WebhookOperationalEventData } from '../events';
+import { DomainEventData, MemberEventData, RowEventData, RowUpdatedEventData, TableEventData, TableImportedEventData, WebhookOperationalEventData } from '../events';
 import { WEBHOOK_TEST_EVENT } from './webhook-views';
 
 /**
@@ -39,6 +39,14 @@ export class TableEventPayload extends EventPayload {
 
   @ApiProperty({ type: () => TableEventData })
   data!: TableEventData;
+}
+
+export class TableImportedEventPayload extends EventPayload {
+  @ApiProperty({ enum: ['table.imported'] })
+  event!: 'table.imported';
+
+  @ApiProperty({ type: () => TableImportedEventData })
+  data!: TableImportedEventData;
 }
 
 export class MemberEventPayload extends EventPayload {
@@ -86,4 +94,13 @@ export class WebhookTestPayload extends EventPayload {
 }
 
 /** Every payload family, for the document's components. */
-export const WEBHOOK_PAYLOADS = [RowEventPayload, RowUpdatedEventPayload, TableEventPayload, MemberEventPayload, DomainEventPayload, WebhookOperationalEventPayload, WebhookTestPayload];
+export const WEBHOOK_PAYLOADS = [
+  RowEventPayload,
+  RowUpdatedEventPayload,
+  TableEventPayload,
+  TableImportedEventPayload,
+  MemberEventPayload,
+  DomainEventPayload,
+  WebhookOperationalEventPayload,
+  WebhookTestPayload,
+];

@@ -1,5 +1,5 @@
 /** Every long-running process of the system, by name, with its compiled entry file and default health port. */
-export const PROCESS_NAMES = ['gateway', 'tables', 'tables-relay', 'webhooks', 'webhooks-worker', 'domains', 'domains-relay', 'calendar'] as const;
+export const PROCESS_NAMES = ['gateway', 'tables', 'tables-relay', 'tables-jobs', 'webhooks', 'webhooks-worker', 'domains', 'domains-relay', 'calendar'] as const;
 export type ProcessName = (typeof PROCESS_NAMES)[number];
 
 export interface ProcessSpec {
@@ -13,6 +13,7 @@ export const PROCESSES: readonly ProcessSpec[] = [
   { name: 'gateway', entry: 'dist/apps/gateway/src/main.js', healthPort: 7100 },
   { name: 'tables', entry: 'dist/apps/tables/src/main.js', healthPort: 7101 },
   { name: 'tables-relay', entry: 'dist/apps/tables/src/relay.main.js', healthPort: 7102 },
+  { name: 'tables-jobs', entry: 'dist/apps/tables/src/jobs.main.js', healthPort: 7108 },
   { name: 'webhooks', entry: 'dist/apps/webhook-dispatcher/src/main.js', healthPort: 7103 },
   { name: 'webhooks-worker', entry: 'dist/apps/webhook-dispatcher/src/worker.main.js', healthPort: 7104 },
   { name: 'domains', entry: 'dist/apps/domains/src/main.js', healthPort: 7105 },

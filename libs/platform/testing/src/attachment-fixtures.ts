@@ -53,3 +53,25 @@ export function storageClient(env: Record<string, string> = stackEnv()) {
 export function objectKey(orgId: string, tableId: string, fileId: string): string {
   return `${orgId}/${tableId}/${fileId}`;
 }
+
+/** Uploads a file for an import (purpose "import"), as a client would. */
+export async function uploadImportFile(api: ApiClient, tableId: string, content: string | Buffer, filename = 'rows.csv'): Promise<string> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const ticket = await api.post(`/tables/${tableId}/uploads`, { filename, mime_type: 'text/csv', size: bytes.length, purpose: 'import' });
+  if (ticket.status !== 201) throw new Error(`import upload refused: ${ticket.status} ${JSON.stringify(ticket.body)}`);
+  const put = await fetch(ticket.body.data.upload_url, { method: 'PUT', headers: ticket.body.data.headers, body: bytes });
+  if (!put.ok) throw new Error(`PUT to storage failed: ${put.status} ${await put.text()}`);
+  return ticket.body.data.upload_id;
+}
+
+/** Reads an import until it has ended; answers it. */
+export async function importEnded(api: ApiClient, tableId: string, importId: string, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/tables/${tableId}/imports/${importId}`);
+    if (res.status !== 200) throw new Error(`import read failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.body.data.status === 'completed' || res.body.data.status === 'failed') return res.body.data;
+    if (Date.now() > deadline) throw new Error(`import ${importId} still ${res.body.data.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 export const TEST_DATABASE_PREFIX = 'platform_test_';
+export const TEST_IMPORT_MAX_BYTES = 8 * 1024 * 1024;
 
 /** What the test stack runs with: its own database, short retry delays, loopback receivers allowed. */
 export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
@@ -20,6 +21,8 @@ export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     DNS_LOOKUP_TIMEOUT_MS: '1000',
+    // Small, so a test can declare an import file over it without making one.
+    IMPORT_MAX_BYTES: String(TEST_IMPORT_MAX_BYTES),
   };
 }
 
