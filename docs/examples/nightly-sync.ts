@@ -5,7 +5,7 @@ import { ApiError, type ApiClient } from '@org-data-platform/sdk';
  * a record whose email a row holds updates that row, the others are created, and a record that changed
  * nothing is left alone (no event). Running it twice is harmless, so it needs no Idempotency-Key.
  */
-export async function nightlySync(api: ApiClient, tableId: string, records: Array<Record<string, unknown>>) {
+export async function nightlySync(api: ApiClient, tableId: string, records: Array<Record<string, string | number | boolean | null>>) {
   const totals = { created: 0, updated: 0, unchanged: 0 };
   for (let start = 0; start < records.length; start += 100) {
     const rows = records.slice(start, start + 100).map((data) => ({ data }));

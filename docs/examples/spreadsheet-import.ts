@@ -4,15 +4,16 @@ import { ApiError, type ApiClient, type Schema } from '@org-data-platform/sdk';
  * Imports a CSV saved from a spreadsheet: its "E-mail" column fills the `email` field, "Notes" is left out,
  * and every other column fills the field of the same name. Bad lines are skipped and reported by line.
  */
-export async function importSpreadsheet(api: ApiClient, tableId: string, csv: Buffer): Promise<Schema<'ImportView'>> {
+export async function importSpreadsheet(api: ApiClient, tableId: string, csv: string): Promise<Schema<'ImportView'>> {
   const path = { table_id: tableId };
+  const bytes = new TextEncoder().encode(csv);
   const upload = await api.POST('/tables/{table_id}/uploads', {
     params: { path },
-    body: { filename: 'export.csv', mime_type: 'text/csv', size: csv.length, purpose: 'import' },
+    body: { filename: 'export.csv', mime_type: 'text/csv', size: bytes.length, purpose: 'import' },
   });
   if (upload.error) throw new ApiError(upload.response.status, upload.error);
   const ticket = upload.data.data;
-  const put = await fetch(ticket.upload_url, { method: ticket.method, headers: ticket.headers, body: csv });
+  const put = await fetch(ticket.upload_url, { method: ticket.method, headers: ticket.headers, body: bytes });
   if (!put.ok) throw new Error(`storage refused the file: ${put.status}`);
 
   const started = await api.POST('/tables/{table_id}/imports', {

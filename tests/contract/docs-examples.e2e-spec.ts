@@ -42,7 +42,7 @@ describe('the examples of docs/data-in-and-out.md', () => {
   });
 
   it('imports a spreadsheet export, skipping a bad line', async () => {
-    const csv = Buffer.from('E-mail,Name,Score,Notes\r\nsheet1@example.com,Sheet One,1,ignored\r\nnot an email,Bad,2,\r\nsheet2@example.com,Sheet Two,,x\r\n');
+    const csv = 'E-mail,Name,Score,Notes\r\nsheet1@example.com,Sheet One,1,ignored\r\nnot an email,Bad,2,\r\nsheet2@example.com,Sheet Two,,x\r\n';
     const result = await importSpreadsheet(sdkClient(org.key), tableId, csv);
     expect(result).toMatchObject({ status: 'completed', rows_created: 2, rows_failed: 1 });
     expect(result.errors).toEqual([expect.objectContaining({ line: 3, field: 'email' })]);
