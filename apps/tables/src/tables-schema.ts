@@ -5,7 +5,7 @@ import { TextSearch1764100000000 } from './migrations/1764100000000-text-search'
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 import { UploadTickets1764500000000 } from './migrations/1764500000000-upload-tickets';
 import { PendingIndexes1764500100000 } from './migrations/1764500100000-pending-indexes';
-import { Imports1764500000000 } from './migrations/1764500000000-imports';
+import { Imports1764700000000 } from './migrations/1764700000000-imports';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -30,7 +30,7 @@ export function tablesSchema(url: string): SchemaOwner {
       parkedOutboxMigration(TABLES_SCHEMA),
       UploadTickets1764500000000,
       PendingIndexes1764500100000,
-      Imports1764500000000,
+      Imports1764700000000,
     ],
   };
 }

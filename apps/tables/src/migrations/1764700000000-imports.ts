@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `lease_until` is how long the process that claimed an import holds it; it renews it every second with the
  * progress, so a job whose process died is claimed again once the lease has passed.
  */
-export class Imports1764500000000 implements MigrationInterface {
-  name = 'Imports1764500000000';
+export class Imports1764700000000 implements MigrationInterface {
+  name = 'Imports1764700000000';
 
   async up(db: QueryRunner): Promise<void> {
     await db.query(`ALTER TABLE tables.uploads ADD COLUMN purpose text NOT NULL DEFAULT 'attachment'`);
