@@ -131,6 +131,8 @@ describe('imports', () => {
     const mapped = await imported(tableId, 'E-mail address,nickname\na@example.com,x\n', { columns: { 'E-mail address': 'email', nickname: null } });
     expect(mapped.result).toMatchObject({ status: 'completed', rows_created: 1 });
 
+    const fileField = await org.api.patch(`/tables/${tableId}`, { fields: [{ name: 'Doc', field_type: 'attachment' }] });
+    expect(fileField.status).toBe(200);
     const attachmentUpload = await org.api.post(`/tables/${tableId}/uploads`, { filename: 'a.csv', mime_type: 'text/csv', size: 10 });
     const notForImport = await org.api.post(`/tables/${tableId}/imports`, { upload_id: attachmentUpload.body.data.upload_id, format: 'csv' });
     expect([notForImport.status, notForImport.body.error.details.field]).toEqual([400, 'upload_id']);
@@ -145,8 +147,6 @@ describe('imports', () => {
     const fits = await org.api.post(`/tables/${tableId}/uploads`, { filename: 'big.csv', mime_type: 'text/csv', size: TEST_IMPORT_MAX_BYTES, purpose: 'import' });
     expect(fits.status).toBe(201);
     // An import's file is not an attachment.
-    const fileField = await org.api.patch(`/tables/${tableId}`, { fields: [{ name: 'Doc', field_type: 'attachment' }] });
-    expect(fileField.status).toBe(200);
     const importFile = await uploadImportFile(org.api, tableId, 'email\n');
     const attach = await org.api.post(`/tables/${tableId}/rows`, { data: { email: 'q@example.com', doc: [{ upload_id: importFile }] } });
     expect([attach.status, attach.body.error.details.field]).toEqual([400, 'data.doc[0]']);
