@@ -17,6 +17,10 @@ async function allRows(api: ApiClient, tableId: string, query = ''): Promise<any
   return rows;
 }
 
+/**
+ * @run-alone: twenty changes of 100 fields each cancel and restart the table's index builds while a writer
+ * runs; beside the parallel specs on two cores, one change waited past the gateway's 10 s deadline.
+ */
 describe('rows table storage through many field additions and removals', () => {
   let org: OrgClient;
 
