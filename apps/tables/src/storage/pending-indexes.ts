@@ -2,7 +2,6 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { Database, isPgError, PgErrorCode, Sql } from '@platform/persistence';
 import { counter, PeriodicJob } from '@platform/service';
 import { TABLES_SCHEMA } from '../tables-schema';
-import { qualified } from './identifiers';
 import { FieldIndex } from './rows-ddl';
 
 const BUILD_INTERVAL_MS = 1_000;
@@ -44,15 +43,24 @@ function tableBuildLock(tableId: string): string {
 /**
  * Makes the background index builds of a table give way to a change that must lock it (in the caller's
  * transaction): an ALTER waiting behind a build of minutes would queue every read and write of the table
- * behind it, and a build waits for the change's transaction in turn (a deadlock). Cancels the running
- * build and takes the table's build lock until commit, so no other one starts meanwhile; it never waits
- * on the lock itself. A cancelled build leaves an invalid index, which the next build replaces.
+ * behind it, and a build waits for the change's transaction in turn (a deadlock). Cancels whatever the
+ * builder holding the table's build lock runs, and takes that lock until commit, so no other build starts
+ * meanwhile; it never waits on the lock itself. A cancelled build leaves an invalid index, which the next
+ * build replaces.
  */
-export async function yieldIndexBuilds(db: Sql, tableId: string, storageName: string): Promise<void> {
+export async function yieldIndexBuilds(db: Sql, tableId: string): Promise<void> {
+  const key = tableBuildLock(tableId);
   for (;;) {
-    await db.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_progress_create_index WHERE relid = $1::regclass`, [qualified(storageName)]);
-    const { rows: [lock] } = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [tableBuildLock(tableId)]);
+    const { rows: [lock] } = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [key]);
     if (lock.locked) return;
+    // The builder holding the table's lock, whatever it runs: a build, the drop of a half-built index
+    // (which waits for this transaction if it has read the table), or its bookkeeping.
+    await db.query(
+      `SELECT pg_cancel_backend(pid) FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND pid <> pg_backend_pid()
+         AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+      [key],
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -116,7 +116,7 @@ export class TablesService {
     await this.db.transaction(async (client) => {
       const table = await this.tables.find(organizationId, tableId, client, 'update');
       if (!table) throw AppError.notFound('Table');
-      await yieldIndexBuilds(client, table.id, table.storageName);
+      await yieldIndexBuilds(client, table.id);
       await dropRowsTable(client, table.storageName);
       await this.fileDeletions.enqueueTable(client, table);
       await this.tables.delete(client, table.id);
@@ -179,8 +179,9 @@ export class TablesService {
   /** Alters the rows table in place, or rebuilds it when dropped columns have used up too many column numbers. */
   private async changeColumns(client: Sql, table: UserTable, removed: Field[], changed: Field[], added: Field[]): Promise<void> {
     if (removed.length + added.length === 0) return;
+    // The lock first: a builder finishing an index of a removed field deletes its pending entry too.
+    await yieldIndexBuilds(client, table.id);
     await forgetPendingIndexes(client, removed.map((field) => field.id));
-    await yieldIndexBuilds(client, table.id, table.storageName);
     if (!(await needsRebuild(client, table.storageName, added.length))) {
       return recordPendingIndexes(client, table.id, await alterRowsTable(client, table.storageName, removed, added));
     }
