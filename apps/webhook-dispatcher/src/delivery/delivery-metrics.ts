@@ -2,7 +2,7 @@ import { counter, gauge, histogram } from '@platform/service';
 
 export const deliveryOutcomes = counter(
   'webhook_deliveries_total',
-  "Delivery attempts by outcome: success, failure (will retry), exhausted (last attempt failed), skipped (webhook disabled or gone), parked (the webhook's in-flight slots were taken), waiting (held in the worker for a slot of its own), postponed (our storage failed), test",
+  "Delivery attempts by outcome: success, failure (will retry), exhausted (last attempt failed), skipped (webhook disabled or gone), parked (the webhook's in-flight slots were taken), waiting (held in the worker for a slot of its own), paced (held back by the webhook's rate limit), postponed (our storage failed), test",
   ['outcome'],
 );
 

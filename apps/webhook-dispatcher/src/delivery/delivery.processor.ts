@@ -29,9 +29,10 @@ export class DeliveryFailedError extends Error {
 export type AttemptResult = 'delivered' | 'skipped';
 
 /**
- * The webhook is read while the job takes its slot, so the slot is held only for the request; a read
- * older than this when the slot comes (the job waited for it) is made again, so a change to the webhook
- * reaches an attempt no later than it did when the read came after the slot.
+ * The webhook is read before the job takes its slot (the slot's step needs its rate limit), so the slot
+ * is held only for the request; a read older than this when the slot comes (the job waited for it) is
+ * made again, so a change to the webhook reaches an attempt no later than it did when the read came
+ * after the slot.
  */
 export const WEBHOOK_READ_FRESH_MS = 1_000;
 
@@ -77,7 +78,8 @@ export class DeliveryProcessor {
   ) {}
 
   /**
-   * Only the receiver's failures use up its six attempts. A job that finds its webhook's in-flight slots
+   * Only the receiver's failures use up its six attempts. A job that its webhook's rate limit holds back
+   * waits in the delayed set until the start it reserved. A job that finds its webhook's in-flight slots
    * taken waits in this worker for one of its attempts to hand a slot over when this worker holds them all
    * (a few per slot at most), or else is parked in the delayed set until a slot is free for it; when reading or recording fails on our side (Postgres
    * restarting, say), the job goes back to wait a moment. Neither changes its attempt count or schedule.
@@ -87,12 +89,15 @@ export class DeliveryProcessor {
     let slot: HeldSlot | undefined;
     const read = this.readWebhook(job.data.webhookId);
     try {
-      slot = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, () => deliveryOutcomes.inc({ outcome: 'waiting' }));
-      if (!slot) {
-        deliveryOutcomes.inc({ outcome: 'parked' });
-        if (token) await job.moveToDelayed(Date.now() + PARK_MS, token);
+      // The rate limit is asked for with the slot, in the same round trip, so it is read first.
+      const rateLimit = (await read.webhook)?.rate_limit ?? null;
+      const answer = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, rateLimit, () => deliveryOutcomes.inc({ outcome: 'waiting' }));
+      if (!('slot' in answer)) {
+        deliveryOutcomes.inc({ outcome: 'parked' in answer ? 'parked' : 'paced' });
+        if (token) await job.moveToDelayed(Date.now() + ('parked' in answer ? PARK_MS : answer.waitMs), token);
         throw new DelayedError();
       }
+      slot = answer.slot;
       return await this.deliver(job, slot, read);
     } catch (error) {
       if (error instanceof DeliveryFailedError || error instanceof DelayedError || !token) throw error;

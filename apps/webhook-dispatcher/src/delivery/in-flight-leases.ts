@@ -9,6 +9,10 @@ import { WebhooksWorkerConfig } from '../webhooks.config';
  * receiver's consecutive timeouts (`timeouts`); and one set of the webhooks that have parked jobs, for
  * the sweep. A job keeps the time it first became due through every park and wake-up, so parked jobs
  * run in the order of the retry schedule. The time is Redis's, the same for every worker.
+ *
+ * A webhook with a rate limit also has `pace` (a hash: `next`, the earliest time another attempt may
+ * start; `tat`, the first start time no job has reserved yet) and `paced` (job -> the start time it
+ * reserved). Starts are at least one interval (1000 ms / rate, rounded up) apart.
  */
 const NOW = `
 local t = redis.call('TIME')
@@ -21,15 +25,78 @@ local slots = tonumber(ARGV[2])
 if tonumber(redis.call('GET', KEYS[4]) or '0') >= tonumber(ARGV[3]) then slots = 1 end`;
 
 /**
+ * How long a job may come back after the start time it reserved and still keep it; later it reserves
+ * again at the end of the line (its worker was down, or it found the slots taken and was parked).
+ */
+const RESERVATION_KEPT_MS = 60_000;
+
+/**
+ * The rate limit, for an interval in ms (0: none). `pace_wait` answers 0 when the holder may start now
+ * (and counts its start), else how many ms it must wait: a job that reserved a start keeps it; a new job
+ * starts now only when nothing is reserved and the interval since the last start has passed, otherwise it
+ * reserves the first free start, so waiting jobs start in the order they asked. `pace_free` tells whether
+ * a new job could start now without a reservation, for a slot handed over.
+ */
+const PACE = `
+local function pace_expire(pace, paced, now)
+  local tat = tonumber(redis.call('HGET', pace, 'tat') or '0')
+  if tat > now then redis.call('PEXPIRE', pace, tat - now) end
+  local last = redis.call('ZRANGE', paced, -1, -1, 'WITHSCORES')
+  if last[2] then redis.call('PEXPIRE', paced, math.max(tonumber(last[2]) - now, 0) + ${RESERVATION_KEPT_MS}) end
+end
+local function pace_start(pace, paced, holder, interval, now)
+  redis.call('ZREM', paced, holder)
+  local tat = tonumber(redis.call('HGET', pace, 'tat') or '0')
+  redis.call('HSET', pace, 'next', now + interval, 'tat', math.max(tat, now + interval))
+  pace_expire(pace, paced, now)
+end
+local function pace_free(pace, paced, interval, now)
+  if interval <= 0 then return true end
+  redis.call('ZREMRANGEBYSCORE', paced, '-inf', now - ${RESERVATION_KEPT_MS})
+  return redis.call('ZCARD', paced) == 0 and now >= tonumber(redis.call('HGET', pace, 'next') or '0')
+end
+local function pace_wait(pace, paced, holder, interval, now)
+  if pace_free(pace, paced, interval, now) then
+    if interval > 0 then pace_start(pace, paced, holder, interval, now) end
+    return 0
+  end
+  local nextStart = tonumber(redis.call('HGET', pace, 'next') or '0')
+  local reserved = redis.call('ZSCORE', paced, holder)
+  local at
+  if reserved then
+    at = math.max(tonumber(reserved), nextStart)
+  else
+    at = math.max(tonumber(redis.call('HGET', pace, 'tat') or '0'), nextStart, now)
+    if at > now then
+      redis.call('ZADD', paced, at, holder)
+      redis.call('HSET', pace, 'tat', at + interval)
+      pace_expire(pace, paced, now)
+    end
+  end
+  if at > now then return at - now end
+  pace_start(pace, paced, holder, interval, now)
+  return 0
+end`;
+
+/**
  * Takes a slot for the holder when fewer than the webhook's slots are held (expired leases of a dead
- * worker are dropped first) and answers 1; otherwise parks it and answers 0.
- * KEYS: leases, parked, woken, timeouts, parked webhooks; ARGV: holder, max in flight, breaker threshold, lease ms, webhook id.
+ * worker are dropped first) and its rate limit lets it start now, and answers 1; when the rate limit
+ * does not, answers minus the ms to wait (the job then waits in the delayed set, holding no slot);
+ * otherwise parks it and answers 0.
+ * KEYS: leases, parked, woken, timeouts, parked webhooks, pace, paced; ARGV: holder, max in flight, breaker threshold, lease ms, webhook id, interval ms.
  */
 const ACQUIRE = `
 redis.replicate_commands()
 ${NOW}
 ${SLOTS}
+${PACE}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < slots then
+  local wait = pace_wait(KEYS[6], KEYS[7], ARGV[1], tonumber(ARGV[6]), now)
+  if wait > 0 then
+    redis.call('ZREM', KEYS[2], ARGV[1])
+    redis.call('ZREM', KEYS[3], ARGV[1])
+    return -wait
+  end
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   redis.call('ZREM', KEYS[2], ARGV[1])
@@ -61,13 +128,14 @@ return 0`;
  * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then
  * either hands the slot straight to the next holder, a job already waiting for it in the same worker
  * (only when no job of the webhook is parked or woken, which keep their turn, and the webhook's slots
- * allow it), and answers 1; or wakes the parked job that has been due longest when a slot is free for it
- * and answers its id.
- * KEYS: leases, parked, woken, timeouts; ARGV: holder, max in flight, breaker threshold, outcome, next holder ('' for none), lease ms.
+ * and rate limit allow it), and answers 1; or wakes the parked job that has been due longest when a slot
+ * is free for it and answers its id.
+ * KEYS: leases, parked, woken, timeouts, pace, paced; ARGV: holder, max in flight, breaker threshold, outcome, next holder ('' for none), lease ms, interval ms.
  */
 const RELEASE = `
 redis.replicate_commands()
 ${NOW}
+${PACE}
 redis.call('ZREM', KEYS[1], ARGV[1])
 if ARGV[4] == 'timeout' then
   redis.call('INCR', KEYS[4])
@@ -79,7 +147,9 @@ ${SLOTS}
 if ARGV[5] ~= '' then
   redis.call('ZREM', KEYS[2], ARGV[5])
   redis.call('ZREM', KEYS[3], ARGV[5])
-  if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[3]) == 0 and redis.call('ZCARD', KEYS[1]) < slots then
+  if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[3]) == 0 and redis.call('ZCARD', KEYS[1]) < slots
+    and pace_free(KEYS[5], KEYS[6], tonumber(ARGV[7]), now) then
+    if tonumber(ARGV[7]) > 0 then pace_start(KEYS[5], KEYS[6], ARGV[5], tonumber(ARGV[7]), now) end
     redis.call('ZADD', KEYS[1], now + tonumber(ARGV[6]), ARGV[5])
     redis.call('PEXPIRE', KEYS[1], ARGV[6])
     return 1
@@ -129,16 +199,28 @@ export const BREAKER_TIMEOUTS = 5;
 /** How an attempt that held a slot ended, as far as the breaker cares. */
 export type SlotOutcome = 'success' | 'timeout' | 'other';
 
+/** A slot, or why not: parked until a slot comes free, or paced (`waitMs` until the rate limit lets it start). */
+export type LeaseAnswer = { granted: true } | { granted: false; waitMs?: number };
+
+/** The least time between two starts of a webhook's attempts; 0 for no limit. Rounded up so the rate is never exceeded. */
+export function paceInterval(rateLimit: number | null | undefined): number {
+  return rateLimit ? Math.ceil(1000 / rateLimit) : 0;
+}
+
 interface WebhookKeys {
   leases: string;
   parked: string;
   woken: string;
   timeouts: string;
+  pace: string;
+  paced: string;
 }
 
 type LeaseRedis = IORedis & {
-  acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string]): Promise<number>;
-  releaseLease(...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number]): Promise<string | number | null>;
+  acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string, intervalMs: number]): Promise<number>;
+  releaseLease(
+    ...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number, intervalMs: number]
+  ): Promise<string | number | null>;
   sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number]): Promise<string[]>;
   parkHolder(...args: [parked: string, woken: string, parkedWebhooks: string, holder: string, webhookId: string]): Promise<number>;
 };
@@ -157,8 +239,8 @@ export class InFlightLeases implements OnApplicationShutdown {
 
   constructor(private readonly config: WebhooksWorkerConfig) {
     const redis = connectRedis(config.REDIS_URL, 'queue-producer');
-    redis.defineCommand('acquireLease', { numberOfKeys: 5, lua: ACQUIRE });
-    redis.defineCommand('releaseLease', { numberOfKeys: 4, lua: RELEASE });
+    redis.defineCommand('acquireLease', { numberOfKeys: 7, lua: ACQUIRE });
+    redis.defineCommand('releaseLease', { numberOfKeys: 6, lua: RELEASE });
     redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });
     redis.defineCommand('parkHolder', { numberOfKeys: 3, lua: PARK });
     this.redis = redis as LeaseRedis;
@@ -166,11 +248,15 @@ export class InFlightLeases implements OnApplicationShutdown {
     this.max = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
   }
 
-  /** True when the holder may start an attempt now; otherwise it is parked until a slot comes free. */
-  async acquire(webhookId: string, holder: string): Promise<boolean> {
-    const { leases, parked, woken, timeouts } = this.keys(webhookId);
-    const answer = await this.redis.acquireLease(leases, parked, woken, timeouts, this.parkedWebhooks(), holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId);
-    return answer === 1;
+  /**
+   * Granted when the holder may start an attempt now; otherwise it is parked until a slot comes free, or,
+   * when only the webhook's rate limit (`intervalMs` between starts) holds it back, told how long to wait.
+   */
+  async acquire(webhookId: string, holder: string, intervalMs: number): Promise<LeaseAnswer> {
+    const { leases, parked, woken, timeouts, pace, paced } = this.keys(webhookId);
+    const answer = await this.redis.acquireLease(leases, parked, woken, timeouts, this.parkedWebhooks(), pace, paced, holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId, intervalMs);
+    if (answer === 1) return { granted: true };
+    return answer < 0 ? { granted: false, waitMs: -answer } : { granted: false };
   }
 
   /** Parks the holder in its webhook's list without taking a slot, until a freed slot or the sweep wakes it. */
@@ -182,11 +268,12 @@ export class InFlightLeases implements OnApplicationShutdown {
   /**
    * Frees the holder's slot. With `next`, a job waiting in this worker, the slot goes straight to it when
    * nothing of the webhook is parked and its slots allow (`handed`); otherwise the parked job that has been
-   * due longest is woken, if a slot is free for it, and answered (`woken`).
+   * due longest is woken, if a slot is free for it, and answered (`woken`). A slot is handed over only when
+   * the rate limit (`intervalMs`) lets a job start now.
    */
-  async release(webhookId: string, holder: string, outcome: SlotOutcome, next?: string): Promise<{ handed: boolean; woken?: string }> {
-    const { leases, parked, woken, timeouts } = this.keys(webhookId);
-    const answer = await this.redis.releaseLease(leases, parked, woken, timeouts, holder, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs);
+  async release(webhookId: string, holder: string, outcome: SlotOutcome, intervalMs: number, next?: string): Promise<{ handed: boolean; woken?: string }> {
+    const { leases, parked, woken, timeouts, pace, paced } = this.keys(webhookId);
+    const answer = await this.redis.releaseLease(leases, parked, woken, timeouts, pace, paced, holder, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs);
     return answer === 1 ? { handed: true } : { handed: false, woken: typeof answer === 'string' ? answer : undefined };
   }
 
@@ -203,8 +290,8 @@ export class InFlightLeases implements OnApplicationShutdown {
 
   /** Drops a job the queue no longer holds (removed, or lost with Redis) from the webhook's lists. */
   async forget(webhookId: string, holder: string): Promise<void> {
-    const { parked, woken } = this.keys(webhookId);
-    await this.redis.multi().zrem(parked, holder).zrem(woken, holder).exec();
+    const { parked, woken, paced } = this.keys(webhookId);
+    await this.redis.multi().zrem(parked, holder).zrem(woken, holder).zrem(paced, holder).exec();
   }
 
   onApplicationShutdown(): void {
@@ -218,6 +305,6 @@ export class InFlightLeases implements OnApplicationShutdown {
 
   private keys(webhookId: string): WebhookKeys {
     const base = `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:${webhookId}`;
-    return { leases: `${base}:leases`, parked: `${base}:parked`, woken: `${base}:woken`, timeouts: `${base}:timeouts` };
+    return { leases: `${base}:leases`, parked: `${base}:parked`, woken: `${base}:woken`, timeouts: `${base}:timeouts`, pace: `${base}:pace`, paced: `${base}:paced` };
   }
 }

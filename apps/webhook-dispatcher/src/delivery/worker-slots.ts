@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery-queue';
-import { InFlightLeases, SlotOutcome } from './in-flight-leases';
+import { InFlightLeases, paceInterval, SlotOutcome } from './in-flight-leases';
 
 /**
  * How many jobs of one webhook may wait in a worker, per slot, for an attempt of the same worker to hand
@@ -15,6 +15,12 @@ export interface HeldSlot {
   release(outcome: SlotOutcome): Promise<void>;
 }
 
+/**
+ * What asking for a slot came to: the slot; or parked (in Redis's list until a slot comes free); or paced,
+ * `waitMs` until the webhook's rate limit lets the job start (it holds no slot meanwhile).
+ */
+export type SlotAnswer = { slot: HeldSlot } | { parked: true } | { waitMs: number };
+
 interface Waiter {
   holder: string;
   /** True: the slot was handed over (its lease is already the waiter's); false: take one the usual way. */
@@ -27,6 +33,8 @@ interface WebhookSlots {
   /** Jobs asking Redis for a slot right now. */
   asking: number;
   waiting: Waiter[];
+  /** The webhook's least ms between starts, as the last job to ask read it (0 for no rate limit). */
+  intervalMs: number;
 }
 
 /**
@@ -60,45 +68,49 @@ export class WorkerSlots {
   }
 
   /**
-   * A slot for this attempt, or undefined when the webhook's slots are taken or the organization holds its
-   * share of this worker (the job is then parked in Redis's list and must go to the delayed set). `onWait`
-   * is called when the job waits here instead.
+   * A slot for this attempt; or parked when the webhook's slots are taken or the organization holds its
+   * share of this worker (the job is then in Redis's list and must go to the delayed set); or paced by the
+   * webhook's `rateLimit` (deliveries per second, null for none). `onWait` is called when the job waits
+   * here instead.
    */
-  async take(webhookId: string, organizationId: string, holder: string, onWait?: () => void): Promise<HeldSlot | undefined> {
+  async take(webhookId: string, organizationId: string, holder: string, rateLimit: number | null, onWait?: () => void): Promise<SlotAnswer> {
     if ((this.organizations.get(organizationId) ?? 0) >= this.maxPerOrganization) {
       await this.leases.park(webhookId, holder);
-      return undefined;
+      return { parked: true };
     }
     this.count(organizationId, 1);
-    let slot: HeldSlot | undefined;
+    let answer: SlotAnswer | undefined;
     try {
-      slot = await this.takeForWebhook(webhookId, holder, onWait);
+      answer = await this.takeForWebhook(webhookId, holder, paceInterval(rateLimit), onWait);
     } finally {
-      if (!slot) this.count(organizationId, -1);
+      if (!answer || !('slot' in answer)) this.count(organizationId, -1);
     }
-    if (!slot) return undefined;
-    const taken = slot;
+    if (!('slot' in answer)) return answer;
+    const taken = answer.slot;
     let released: Promise<void> | undefined;
-    return { release: (outcome) => (released ??= taken.release(outcome).finally(() => this.count(organizationId, -1))) };
+    return { slot: { release: (outcome) => (released ??= taken.release(outcome).finally(() => this.count(organizationId, -1))) } };
   }
 
-  private async takeForWebhook(webhookId: string, holder: string, onWait?: () => void): Promise<HeldSlot | undefined> {
+  private async takeForWebhook(webhookId: string, holder: string, intervalMs: number, onWait?: () => void): Promise<SlotAnswer> {
     const slots = this.slotsOf(webhookId);
+    slots.intervalMs = intervalMs;
     if (!this.closing && slots.inFlight >= this.max && slots.waiting.length < WAITING_PER_SLOT * this.max) {
       onWait?.();
       const handed = await new Promise<boolean>((resume) => slots.waiting.push({ holder, resume }));
-      if (handed) return this.held(webhookId, holder, slots);
+      if (handed) return { slot: this.held(webhookId, holder, slots) };
     }
     slots.asking += 1;
     let acquired = false;
     try {
-      acquired = await this.leases.acquire(webhookId, holder);
+      const answer = await this.leases.acquire(webhookId, holder, intervalMs);
+      acquired = answer.granted;
+      if (!answer.granted) return answer.waitMs === undefined ? { parked: true } : { waitMs: answer.waitMs };
     } finally {
       slots.asking -= 1;
       if (acquired) slots.inFlight += 1;
       else this.forgetIfIdle(webhookId, slots);
     }
-    return acquired ? this.held(webhookId, holder, slots) : undefined;
+    return { slot: this.held(webhookId, holder, slots) };
   }
 
   /** Stops waiting: every job waiting here takes a slot the usual way (or is parked), so the worker can close. */
@@ -117,7 +129,7 @@ export class WorkerSlots {
     slots.inFlight -= 1;
     const next = this.closing ? undefined : slots.waiting.shift();
     try {
-      const { handed, woken } = await this.leases.release(webhookId, holder, outcome, next?.holder);
+      const { handed, woken } = await this.leases.release(webhookId, holder, outcome, slots.intervalMs, next?.holder);
       if (handed) slots.inFlight += 1;
       next?.resume(handed);
       if (woken) await this.deliveryQueue.promote(woken);
@@ -138,7 +150,7 @@ export class WorkerSlots {
   private slotsOf(webhookId: string): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, waiting: [] };
+      slots = { inFlight: 0, asking: 0, waiting: [], intervalMs: 0 };
       this.webhooks.set(webhookId, slots);
     }
     return slots;
