@@ -19,6 +19,15 @@ export class GatewayConfig extends RedisServiceConfig {
   @Max(120_000)
   NATS_REQUEST_TIMEOUT_MS = 10_000;
 
+  /**
+   * How long a read (or a write safe to send twice) waits for an answer before the gateway sends it again:
+   * longer than the slowest ordinary answer, short beside the deadline. 0 sends every call once.
+   */
+  @IsInt()
+  @Min(0)
+  @Max(120_000)
+  NATS_RESEND_AFTER_MS = 3_000;
+
   @IsInt()
   @Min(0)
   @Max(600_000)

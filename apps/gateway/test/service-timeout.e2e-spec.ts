@@ -28,7 +28,13 @@ describe('a service that does not answer', () => {
     silent = await connect({ servers: nats.url });
     silent.subscribe('calendar.>', { queue: 'calendar' });
     const port = await freePort();
-    gateway = await startProcess('gateway', { PORT: String(port), NATS_URL: nats.url, NATS_REQUEST_TIMEOUT_MS: '500', DATABASE_URL: databaseUrl });
+    gateway = await startProcess('gateway', {
+      PORT: String(port),
+      NATS_URL: nats.url,
+      NATS_REQUEST_TIMEOUT_MS: '500',
+      NATS_RESEND_AFTER_MS: '200',
+      DATABASE_URL: databaseUrl,
+    });
     baseUrl = `http://127.0.0.1:${port}/v1`;
   });
 
@@ -78,6 +84,39 @@ describe('a service that does not answer', () => {
       expect(res.body).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Table not found' } });
     } finally {
       await late.close();
+    }
+  });
+
+  it('sends a read again under the same call id when its first send goes unanswered, and a write only once', async () => {
+    // A webhooks "service" that loses the first send of every call, as one on a host that died would.
+    const lossy = await connect({ servers: nats.url });
+    const sends: Array<{ subject: string; callId: string; at: number }> = [];
+    try {
+      lossy.subscribe('webhooks.>', {
+        queue: 'webhooks',
+        callback: (_error, message) => {
+          const { id, data } = JSON.parse(new TextDecoder().decode(message.data)) as { id: string; data: { callId: string } };
+          const again = sends.some((send) => send.callId === data.callId);
+          sends.push({ subject: message.subject, callId: data.callId, at: Date.now() });
+          if (again) message.respond(JSON.stringify({ id, response: { ok: true, data: [], pagination: { page: 1, limit: 20, total: 0 } }, isDisposed: true }));
+        },
+      });
+      await lossy.flush();
+      const api = apiClient(org.key, baseUrl);
+      const started = Date.now();
+      const read = await api.get('/webhooks');
+      expect(read.status).toBe(200);
+      expect(read.body.data).toEqual([]);
+      expect(sends.map((send) => send.subject)).toEqual(['webhooks.list', 'webhooks.list']);
+      expect(sends[1].callId).toBe(sends[0].callId);
+      expect(sends[1].at - started).toBeGreaterThanOrEqual(190);
+
+      sends.length = 0;
+      const write = await api.post('/webhooks', { name: 'Once', url: 'https://example.com/hook', events: ['row.created'] });
+      expect(write.status).toBe(500);
+      expect(sends.map((send) => send.subject)).toEqual(['webhooks.create']);
+    } finally {
+      await lossy.close();
     }
   });
 });

@@ -50,12 +50,23 @@ export interface OperationSpec<Path extends string, Query, Body, Answers extends
   gate?: PlanGate;
   /** How long the gateway waits for the service, when the operation waits on the outside world by design. */
   timeoutMs?: number;
+  /**
+   * The gateway may send the call again under the same call id when the first send goes unanswered (its
+   * message or the service that took it was lost with a host): true of every read, and of a write that
+   * commits at most once per call id. Other writes are sent once: a lost one answers 500 at its deadline.
+   */
+  resendable?: boolean;
 }
 
 /** A declared operation; its type parameters carry the handler's input and answer to both sides. */
 export type Operation<Path extends string = string, Query = unknown, Body = unknown, Answers extends Answer | undefined = Answer | undefined> = Readonly<
   OperationSpec<Path, Query, Body, Answers>
 >;
+
+/** Whether the gateway may send an operation's call twice: reads, and the writes declared so. */
+export function isResendable(operation: Pick<OperationSpec<string, unknown, unknown, Answer | undefined>, 'method' | 'resendable'>): boolean {
+  return operation.resendable ?? operation.method === 'GET';
+}
 
 /** Declares an operation; the literal path and the classes are kept in its type. */
 export function operation<const Path extends string, Query = unknown, Body = unknown, const Answers extends Answer | undefined = undefined>(

@@ -12,6 +12,11 @@ export interface OrgContext {
 export interface ServiceRequest<P = Record<string, unknown>> {
   org: OrgContext;
   requestId: string;
+  /**
+   * One id per call of the gateway, the same when it sends the call again (its first send went unanswered):
+   * a write that names what it creates after it (a row create) commits it once however often it arrives.
+   */
+  callId: string;
   /** How long the caller waits for the reply, in milliseconds from sending it; the service's SQL ends by then. */
   timeoutMs: number;
   params: P;

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { OrgContext, ServiceResult } from '@contracts';
+import type { OrgContext, ServiceRequest, ServiceResult } from '@contracts';
 import { AppError } from '@platform/errors';
 import { requestService } from '@platform/messaging';
 import { histogram, NATS_CONNECTION } from '@platform/service';
 import { ErrorCode as NatsErrorCode, NatsConnection, NatsError } from 'nats';
 import { GatewayConfig } from '../gateway.config';
+import { firstAnswer } from './first-answer';
 
 const natsLatency = histogram('nats_request_duration_seconds', 'Request-reply latency to the services', ['pattern', 'outcome']);
 
@@ -31,8 +33,8 @@ export interface Caller {
 }
 
 /**
- * Request-reply to the services' `@MessagePattern` handlers over NATS (`requestService`), with a
- * deadline. Replies become results or AppErrors; a service that does not answer, an INTERNAL_ERROR.
+ * Request-reply to the services' handlers over NATS (`requestService`), with a deadline. Replies become
+ * results or AppErrors; a service that does not answer, an INTERNAL_ERROR.
  */
 @Injectable()
 export class ServiceBus implements OnModuleInit {
@@ -61,23 +63,27 @@ export class ServiceBus implements OnModuleInit {
     })();
   }
 
-  /** `timeoutMs` overrides NATS_REQUEST_TIMEOUT_MS for a call that waits on the outside world by design. */
-  async send<T = unknown>(pattern: string, caller: Caller, params: object = {}, { timeoutMs }: { timeoutMs?: number } = {}): Promise<ServiceResult<T>> {
+  /**
+   * `timeoutMs` overrides NATS_REQUEST_TIMEOUT_MS for a call that waits on the outside world by design.
+   * A `resendable` call unanswered after NATS_RESEND_AFTER_MS is sent again under the same call id, and the
+   * first answer of any send is the call's: a send lost with a host (its message on a NATS node that died,
+   * or taken by a service that died) then costs that delay instead of the whole deadline and a 500.
+   */
+  async send<T = unknown>(
+    pattern: string,
+    caller: Caller,
+    params: object = {},
+    { timeoutMs, resendable = false }: { timeoutMs?: number; resendable?: boolean } = {},
+  ): Promise<ServiceResult<T>> {
     const timeout = timeoutMs ?? this.config.NATS_REQUEST_TIMEOUT_MS;
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
       const deadline = Date.now() + timeout;
-      const graceEnds = Date.now() + Math.min(timeout, RECONNECT_GRACE_MS);
-      for (;;) {
-        if (!this.connected) await this.awaitReconnect(graceEnds - Date.now());
-        try {
-          return await requestService<T>(this.nc, pattern, { org: caller.org, requestId: caller.requestId, timeoutMs: deadline - Date.now(), params });
-        } catch (error) {
-          if (!isNoResponders(error) || Date.now() + NO_RESPONDERS_RETRY_MS >= graceEnds) throw error;
-          await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS));
-        }
-      }
+      const call = { org: caller.org, requestId: caller.requestId, callId: randomUUID(), params };
+      const sendOnce = () => this.sendOnce<T>(pattern, call, deadline);
+      const resendAfter = this.config.NATS_RESEND_AFTER_MS;
+      return resendable && resendAfter > 0 ? await firstAnswer(sendOnce, resendAfter, deadline) : await sendOnce();
     } catch (error) {
       outcome = 'error';
       if (error instanceof AppError) throw error;
@@ -87,6 +93,19 @@ export class ServiceBus implements OnModuleInit {
       throw AppError.internal(timedOut ? 'The service did not answer in time' : 'The service is unavailable');
     } finally {
       natsLatency.observe({ pattern, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+    }
+  }
+
+  private async sendOnce<T>(pattern: string, call: Omit<ServiceRequest<object>, 'timeoutMs'>, deadline: number): Promise<ServiceResult<T>> {
+    const graceEnds = Date.now() + Math.min(deadline - Date.now(), RECONNECT_GRACE_MS);
+    for (;;) {
+      if (!this.connected) await this.awaitReconnect(graceEnds - Date.now());
+      try {
+        return await requestService<T>(this.nc, pattern, { ...call, timeoutMs: deadline - Date.now() });
+      } catch (error) {
+        if (!isNoResponders(error) || Date.now() + NO_RESPONDERS_RETRY_MS >= graceEnds) throw error;
+        await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS));
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, Type, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ContractClass, HttpMethod, Operation, pathParamKey, pathParamNames } from '@contracts';
+import { ContractClass, HttpMethod, isResendable, Operation, pathParamKey, pathParamNames } from '@contracts';
 import { CallerOf, RequireScope } from '../auth/require-scope';
 import { Caller, ServiceBus } from '../bus/service-bus';
 import { BareData } from '../http/envelope.interceptor';
@@ -47,11 +47,12 @@ function defineRoute(routes: Type<{ bus: ServiceBus }>, operation: Operation): v
   const ids = pathParamNames(operation.path);
   const inputKeys = ids.map(pathParamKey);
   const { subject, timeoutMs, query, body, optionalBody } = operation;
+  const options = { resendable: isResendable(operation), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
   const handler = function (this: { bus: ServiceBus }, caller: Caller, ...values: unknown[]) {
     const input: Record<string, unknown> = {};
     for (let i = 0; i < inputKeys.length; i += 1) input[inputKeys[i]] = values[i];
     for (let i = inputKeys.length; i < values.length; i += 1) Object.assign(input, values[i]);
-    return this.bus.send(subject, caller, input, timeoutMs === undefined ? {} : { timeoutMs });
+    return this.bus.send(subject, caller, input, options);
   };
   // @nestjs/swagger finds a route's parameters by the name of its function.
   Object.defineProperty(handler, 'name', { value: key });

@@ -35,7 +35,7 @@ export class AimRechecks {
   async recheck({ organizationId, tableId }: ChangedTable): Promise<void> {
     const aimed = await this.webhooks.aimedAt(organizationId, tableId);
     if (aimed.length === 0) return;
-    const asker = { org: { id: organizationId, plan: 0, addons: [] }, requestId: randomUUID() };
+    const asker = { org: { id: organizationId, plan: 0, addons: [] }, requestId: randomUUID(), callId: randomUUID() };
     const fields = await this.tables.fieldsOf(asker, tableId);
     for (const webhook of aimed) {
       const error = aimError(webhook, fields);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ExistingTableIds, ExistingTableIdsParams, FieldType, TableDetail, TableIdParams, TablesPatterns } from '@contracts';
 import { AppError } from '@platform/errors';
@@ -52,7 +53,7 @@ export class OrganizationTables {
     const timeoutMs = deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.min(DEFAULT_TIMEOUT_MS, deadline - Date.now());
     if (timeoutMs <= 0) throw AppError.internal('The request did not finish in time');
     try {
-      return (await requestService<T>(this.nc, pattern, { org: asker.org, requestId: asker.requestId, timeoutMs, params })).data;
+      return (await requestService<T>(this.nc, pattern, { org: asker.org, requestId: asker.requestId, callId: randomUUID(), timeoutMs, params })).data;
     } catch (error) {
       if (error instanceof AppError) throw error;
       this.logger.error({ err: error, requestId: asker.requestId }, `could not ask the tables service ${what}`);

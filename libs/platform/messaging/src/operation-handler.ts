@@ -4,6 +4,8 @@ import type { Operation, OperationData, OperationInput, OrgContext, ServiceResul
 export interface ServiceCaller {
   org: OrgContext;
   requestId: string;
+  /** The same on every send of one call of the gateway (ServiceRequest.callId). */
+  callId: string;
 }
 
 /** The one handler of a declared operation in the service that owns it. */

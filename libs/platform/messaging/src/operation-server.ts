@@ -77,7 +77,7 @@ export class OperationServer {
   }
 
   private async run(handler: BoundHandler, request: ServiceRequest<object>): Promise<ServiceReply> {
-    const caller = { org: request.org, requestId: request.requestId };
+    const caller = { org: request.org, requestId: request.requestId, callId: request.callId };
     // A message without a deadline (a tool on NATS, not the gateway) runs without a query scope.
     if (typeof request.timeoutMs !== 'number') return { ok: true, ...(await handler.handle(request.params, caller)) };
     const deadline = Date.now() + request.timeoutMs;
