@@ -1,4 +1,4 @@
-import { announcedOutboxMigration, Outbox, parkedOutboxMigration, type SchemaOwner } from '@platform/persistence';
+import { Outbox, type SchemaOwner } from '@platform/persistence';
 import { Tables1763710000000 } from './migrations/1763710000000-tables';
 import { AttachmentFiles1764000019000 } from './migrations/1764000019000-attachment-files';
 import { TextSearch1764100000000 } from './migrations/1764100000000-text-search';
@@ -6,6 +6,8 @@ import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake'
 import { UploadTickets1764500000000 } from './migrations/1764500000000-upload-tickets';
 import { PendingIndexes1764500100000 } from './migrations/1764500100000-pending-indexes';
 import { Imports1764700000000 } from './migrations/1764700000000-imports';
+import { OutboxAnnounced1764450000000 } from './migrations/1764450000000-outbox-announced';
+import { OutboxParked1764600000000 } from './migrations/1764600000000-outbox-parked';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -26,8 +28,8 @@ export function tablesSchema(url: string): SchemaOwner {
       AttachmentFiles1764000019000,
       TextSearch1764100000000,
       OutboxWake1764200000000,
-      announcedOutboxMigration(TABLES_SCHEMA),
-      parkedOutboxMigration(TABLES_SCHEMA),
+      OutboxAnnounced1764450000000,
+      OutboxParked1764600000000,
       UploadTickets1764500000000,
       PendingIndexes1764500100000,
       Imports1764700000000,

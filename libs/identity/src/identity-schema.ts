@@ -1,8 +1,10 @@
-import { announcedOutboxMigration, Outbox, parkedOutboxMigration, type SchemaOwner } from '@platform/persistence';
+import { Outbox, type SchemaOwner } from '@platform/persistence';
 import { Identity1763700000000 } from './migrations/1763700000000-identity';
 import { IdempotencyKeys1764100000000 } from './migrations/1764100000000-idempotency-keys';
 import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake';
 import { KeyLastUsed1764400000000 } from './migrations/1764400000000-key-last-used';
+import { OutboxAnnounced1764450000000 } from './migrations/1764450000000-outbox-announced';
+import { OutboxParked1764600000000 } from './migrations/1764600000000-outbox-parked';
 
 /**
  * Organizations, keys and members live in the gateway's schema, beside the gateway's stored answers to
@@ -27,8 +29,8 @@ export function identitySchema(url: string): SchemaOwner {
       IdempotencyKeys1764100000000,
       OutboxWake1764200000000,
       KeyLastUsed1764400000000,
-      announcedOutboxMigration(IDENTITY_SCHEMA),
-      parkedOutboxMigration(IDENTITY_SCHEMA),
+      OutboxAnnounced1764450000000,
+      OutboxParked1764600000000,
     ],
   };
 }

@@ -3,10 +3,9 @@ import type { DomainEvent } from '@contracts';
 import { eventSubject } from '@contracts';
 import { afterCommit } from './commit-hooks';
 import type { Sql } from './database';
-import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { quoteIdent } from './identifiers';
 
-/** DDL for a context's outbox; call it from that context's first migration. */
+/** DDL of a context's outbox as its migrations create it, for the specs that make one in a scratch schema. */
 export function outboxTableSql(schema: string): string[] {
   const table = `${quoteIdent(schema)}.outbox`;
   return [
@@ -21,8 +20,8 @@ export function outboxTableSql(schema: string): string[] {
 }
 
 /**
- * DDL for the place a context's relay sets aside an event it cannot publish (see OutboxRelay), where
- * it waits for an operator (`admin outbox retry`).
+ * DDL of the place a context's relay sets aside an event it cannot publish (see OutboxRelay), where it
+ * waits for an operator (`admin outbox retry`), as its migrations create it, for the specs.
  */
 export function parkedOutboxTableSql(schema: string): string[] {
   return [
@@ -34,62 +33,6 @@ export function parkedOutboxTableSql(schema: string): string[] {
       parked_at timestamptz NOT NULL DEFAULT now()
     )`,
   ];
-}
-
-/** The migration that gives a context's outbox its parked table, so that no event holds back another. */
-export function parkedOutboxMigration(schema: string): new () => MigrationInterface {
-  return class OutboxParked1764600000000 implements MigrationInterface {
-    name = 'OutboxParked1764600000000';
-
-    async up(db: QueryRunner): Promise<void> {
-      for (const sql of parkedOutboxTableSql(schema)) await db.query(sql);
-    }
-
-    async down(db: QueryRunner): Promise<void> {
-      await db.query(`DROP TABLE IF EXISTS ${quoteIdent(schema)}.outbox_parked`);
-    }
-  };
-}
-
-/** The channel the outbox wake trigger of the second round notified (outboxWakeSql); no relay listens there now. */
-export function outboxChannel(schema: string): string {
-  return `${schema}_outbox`;
-}
-
-/**
- * DDL of the second round's wake: every statement inserting into a context's outbox NOTIFYs its channel at
- * commit. Such commits serialize on Postgres's one notification lock, held through the commit's WAL flush,
- * so the trigger is dropped again (dropOutboxWakeSql) and the writer announces its commits instead
- * (Outbox.announceWith). Kept for the migrations that created it.
- */
-export function outboxWakeSql(schema: string): string[] {
-  const function_ = `${quoteIdent(schema)}.outbox_notify`;
-  return [
-    `CREATE OR REPLACE FUNCTION ${function_}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM pg_notify('${outboxChannel(schema)}', ''); RETURN NULL; END $$`,
-    `DROP TRIGGER IF EXISTS outbox_notify ON ${quoteIdent(schema)}.outbox`,
-    `CREATE TRIGGER outbox_notify AFTER INSERT ON ${quoteIdent(schema)}.outbox FOR EACH STATEMENT EXECUTE FUNCTION ${function_}()`,
-  ];
-}
-
-/** Undoes outboxWakeSql. */
-export function dropOutboxWakeSql(schema: string): string[] {
-  return [`DROP TRIGGER IF EXISTS outbox_notify ON ${quoteIdent(schema)}.outbox`, `DROP FUNCTION IF EXISTS ${quoteIdent(schema)}.outbox_notify()`];
-}
-
-/** The migration of a context's schema that drops its outbox wake trigger: its writers announce their commits (Outbox.announceWith). */
-export function announcedOutboxMigration(schema: string): new () => MigrationInterface {
-  return class OutboxAnnounced1764450000000 implements MigrationInterface {
-    name = 'OutboxAnnounced1764450000000';
-
-    async up(db: QueryRunner): Promise<void> {
-      for (const sql of dropOutboxWakeSql(schema)) await db.query(sql);
-    }
-
-    async down(db: QueryRunner): Promise<void> {
-      for (const sql of outboxWakeSql(schema)) await db.query(sql);
-    }
-  };
 }
 
 export function buildEvent<D>(organizationId: string, kind: string, data: D, at: Date = new Date()): DomainEvent<D> {
