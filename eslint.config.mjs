@@ -20,7 +20,7 @@ const scopeConstraints = [
   // The identity model (orgs, keys, members) belongs to the gateway; admin is its operator tool.
   { sourceTag: 'scope:identity', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:tables', onlyDependOnLibsWithTags: ['scope:shared', 'scope:tables'] },
-  { sourceTag: 'scope:webhook-dispatcher', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook-dispatcher'] },
+  { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhooks'] },
   { sourceTag: 'scope:domains', onlyDependOnLibsWithTags: ['scope:shared', 'scope:domains'] },
   { sourceTag: 'scope:calendar', onlyDependOnLibsWithTags: ['scope:shared', 'scope:calendar'] },
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway', 'scope:identity'] },

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { PROCESS_NAMES } from '@platform/runner';
+import { PROCESSES } from '@platform/runner';
 import { startIsolatedStack } from '@platform/testing/reliability';
 import { residentMiB } from '../lib/process-usage';
 
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     const rate = Math.max(1, Math.floor(capacity / 2));
     log(`capacity ${capacity} req/s (p99 ${probe.latency.p99} ms); soaking at ${rate} req/s for ${DURATION_S} s`);
 
-    const memory = () => Object.fromEntries(PROCESS_NAMES.map((name) => [name, residentMiB(stack.process(name).pid)]));
+    const memory = () => Object.fromEntries(PROCESSES.map(({ name }) => [name, residentMiB(stack.process(name).pid)]));
     const samples: Array<{ at: number; rss: Record<string, number | undefined> }> = [{ at: 0, rss: memory() }];
     const started = Date.now();
     const sampler = setInterval(() => samples.push({ at: Math.round((Date.now() - started) / 1000), rss: memory() }), SAMPLE_EVERY_MS);
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       // autocannon counts timeouts among errors.
       errors: soak.errors,
       non2xx: soak.non2xx,
-      memoryMiB: Object.fromEntries(PROCESS_NAMES.map((name) => [name, { start: first[name], end: last[name], peak: Math.max(...samples.map((s) => s.rss[name] ?? 0)) }])),
+      memoryMiB: Object.fromEntries(PROCESSES.map(({ name }) => [name, { start: first[name], end: last[name], peak: Math.max(...samples.map((s) => s.rss[name] ?? 0)) }])),
       samples: samples.length,
     };
     log(JSON.stringify(report, null, 2));

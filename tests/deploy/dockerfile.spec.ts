@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { MIGRATION_ENTRIES, NODE_FLAGS, PROCESSES } from '@platform/runner';
+import { MIGRATION_JOB, NODE_FLAGS, PROCESSES } from '@platform/runner';
 import { DockerStage, effectiveImage, readDockerStages } from './dockerfile-stages';
 import { assertBuilt, DOCKERFILE, HTTP_PORTS, repoPath } from './repo-paths';
 
@@ -24,7 +24,9 @@ describe('deploy/docker/Dockerfile', () => {
     expect(stage('build').runs).toContain('node scripts/build.mjs');
     expect(stage('prod-deps').runs.some((run) => /^npm ci\b.*--omit=dev/.test(run))).toBe(true);
     const runtime = stage('runtime');
-    expect(runtime.stageCopies).toEqual(expect.arrayContaining(['prod-deps:/app/node_modules', 'build:/app/dist']));
+    expect(runtime.stageCopies).toEqual(expect.arrayContaining(['prod-deps:/app/node_modules', 'build:/app/dist', 'build:/app/manifests/apps']));
+    // The migration job and the admin command read the apps' manifests at run time.
+    expect(stage('build').runs).toContain('mkdir manifests && cp --parents apps/*/manifest.json manifests/');
     expect(runtime.stageCopies.some((copy) => copy.startsWith('deps:'))).toBe(false);
     expect(runtime.env.NODE_ENV).toBe('production');
   });
@@ -60,14 +62,11 @@ describe('deploy/docker/Dockerfile', () => {
     expect(image.healthcheck).toMatch(/healthcheck\.js/);
   });
 
-  it('has a migrate target that runs every migration entry the build produces', () => {
+  it('has a migrate target that runs the migration job the build produces', () => {
     const image = effectiveImage(stages, 'migrate');
     expect(image.user).not.toMatch(/^(root|0)(:|$)/);
-    const script = (image.cmd ?? []).join(' ');
-    for (const entry of MIGRATION_ENTRIES) {
-      expect(script).toContain(`node ${entry}`);
-      assertBuilt(entry);
-    }
+    expect(image.cmd).toEqual(['node', MIGRATION_JOB]);
+    assertBuilt(MIGRATION_JOB);
     expect(image.healthcheck).toBe('NONE');
   });
 });

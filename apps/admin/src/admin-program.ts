@@ -1,8 +1,9 @@
 import { SCOPES } from '@contracts';
 import { AppError } from '@platform/errors';
+import { OUTBOX_SCHEMAS } from '@platform/runner';
 import { Command, CommanderError, Option } from 'commander';
 import { AdminSession, inAdminSession } from './admin-session';
-import { addon, ADDONS, email, OUTBOX_SCHEMAS, outboxSchema, plan, scopes, text, uuid } from './cli-options';
+import { addon, ADDONS, email, outboxSchema, plan, scopes, text, uuid } from './cli-options';
 import * as commands from './commands/commands';
 
 /** Commander's own refusals (a missing or unknown option, an unknown command) in the error vocabulary. */

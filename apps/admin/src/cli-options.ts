@@ -1,5 +1,6 @@
 import { isKeyScope, isUuid, KeyScope } from '@contracts';
 import { AppError } from '@platform/errors';
+import { OUTBOX_SCHEMAS } from '@platform/runner';
 import { isEmail } from 'class-validator';
 
 /** Parsers for the command line's option values: each refuses a bad value as a VALIDATION_ERROR naming its flag. */
@@ -29,11 +30,8 @@ export function plan(value: string): number {
 
 export const ADDONS = ['domains'] as const;
 
-/** The schemas whose outbox a relay publishes: the tables, domains and gateway (member events) contexts. */
-export const OUTBOX_SCHEMAS = ['tables', 'domains', 'gateway'] as const;
-
 export function outboxSchema(value: string): string {
-  if (!(OUTBOX_SCHEMAS as readonly string[]).includes(value)) throw AppError.validation('--schema', `unknown outbox ${value}; known: ${OUTBOX_SCHEMAS.join(', ')}`);
+  if (!OUTBOX_SCHEMAS.includes(value)) throw AppError.validation('--schema', `unknown outbox ${value}; known: ${OUTBOX_SCHEMAS.join(', ')}`);
   return value;
 }
 

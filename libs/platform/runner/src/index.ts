@@ -1,4 +1,4 @@
-export * from './process-catalog';
+export * from './app-manifests';
 export * from './managed-process';
 export * from './supervisor';
 export * from './free-ports';

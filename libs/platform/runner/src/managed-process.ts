@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ProcessSpec } from './process-catalog';
+import type { ProcessSpec } from './app-manifests';
 
 export interface LaunchOptions {
   root: string;

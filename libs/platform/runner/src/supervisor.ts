@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { LaunchOptions, ManagedProcess } from './managed-process';
-import { MIGRATION_ENTRIES, ProcessSpec } from './process-catalog';
+import { MIGRATION_ENTRIES, ProcessSpec } from './app-manifests';
 
 const run = promisify(execFile);
 
@@ -88,12 +88,15 @@ export class Supervisor {
   }
 }
 
-/** Runs every context's migrations (disjoint schemas, so side by side); fails with the output of the one that failed. */
-export async function runMigrations(root: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await Promise.all(
+/**
+ * Runs every app's migration job (disjoint schemas, so side by side); answers what each printed (the
+ * schema and the migrations it applied), and fails with the output of the one that failed.
+ */
+export async function runMigrations(root: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  return Promise.all(
     MIGRATION_ENTRIES.map(async (entry) => {
       try {
-        await run(process.execPath, [resolve(root, entry)], { cwd: root, env, timeout: 120_000 });
+        return (await run(process.execPath, [resolve(root, entry)], { cwd: root, env, timeout: 120_000 })).stdout.trim();
       } catch (error) {
         const { stdout, stderr } = error as { stdout?: string; stderr?: string };
         throw new Error(`migration ${entry} failed:\n${stderr || stdout || (error as Error).message}`);
