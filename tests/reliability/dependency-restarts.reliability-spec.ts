@@ -1,4 +1,4 @@
-import { PROCESS_NAMES } from '@platform/runner';
+import { PROCESSES } from '@platform/runner';
 import { audit, describeReport, expectNothingLost, LoadScenario, sleep, startScenario } from './load-under-faults';
 
 const OUTAGE_MS = 3_000;
@@ -20,7 +20,7 @@ describe('Redis, NATS and PostgreSQL restarted under a steady write load', () =>
   async function unrecovered(): Promise<Record<string, string>> {
     const deadline = Date.now() + RECOVERY_TIMEOUT_MS;
     for (;;) {
-      const reports = await Promise.all(PROCESS_NAMES.map(async (name) => [name, await scenario.stack.readiness(name)] as const));
+      const reports = await Promise.all(PROCESSES.map(async ({ name }) => [name, await scenario.stack.readiness(name)] as const));
       const down = reports.filter(([, readiness]) => !readiness.ready);
       if (down.length === 0 || Date.now() > deadline) return Object.fromEntries(down.map(([name, r]) => [name, `${r.status} ${r.body}`]));
       await sleep(250);

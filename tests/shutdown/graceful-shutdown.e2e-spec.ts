@@ -1,11 +1,11 @@
-import { PROCESS_NAMES } from '@platform/runner';
+import { PROCESSES } from '@platform/runner';
 import { freePort, startProcess } from '@platform/testing';
 
 /** Well inside the Kubernetes grace period (30 s) and SHUTDOWN_TIMEOUT_MS (25 s) for an idle process. */
 const EXIT_WITHIN_MS = 10_000;
 
 describe('graceful shutdown', () => {
-  it.each(PROCESS_NAMES.map((name) => [name]))('%s exits 0 soon after SIGTERM', async (name) => {
+  it.each(PROCESSES.map(({ name }) => [name]))('%s exits 0 soon after SIGTERM', async (name) => {
     const overrides: Record<string, string> = name === 'gateway' ? { PORT: String(await freePort()) } : {};
     const instance = await startProcess(name, overrides);
     const healthUrl = `http://127.0.0.1:${instance.healthPort}/health/ready`;

@@ -3,7 +3,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProcessSpec } from './process-catalog';
+import { ProcessSpec } from './app-manifests';
 import { Crash, Supervisor } from './supervisor';
 import { portIsFree, takenPorts } from './free-ports';
 
