@@ -60,7 +60,12 @@ async function main(): Promise<void> {
   try {
     const heavy = await stack.createOrg();
     const victim = await stack.createOrg();
-    const fields = [{ name: 'Title', field_type: 'text' }, { name: 'Notes', field_type: 'long_text' }, { name: 'Email', field_type: 'email' }];
+    const searchable = { searchable: true };
+    const fields = [
+      { name: 'Title', field_type: 'text', options: searchable },
+      { name: 'Notes', field_type: 'long_text', options: searchable },
+      { name: 'Email', field_type: 'email', options: searchable },
+    ];
     const big = await heavy.api.post('/tables', { name: 'Big', fields });
     const small = await victim.api.post('/tables', { name: 'Small', fields });
     const bigId = big.body.data.id as string;

@@ -8,6 +8,7 @@ import { PendingIndexes1764500100000 } from './migrations/1764500100000-pending-
 import { Imports1764700000000 } from './migrations/1764700000000-imports';
 import { OutboxAnnounced1764450000000 } from './migrations/1764450000000-outbox-announced';
 import { OutboxParked1764600000000 } from './migrations/1764600000000-outbox-parked';
+import { SearchableFields1764800000000 } from './migrations/1764800000000-searchable-fields';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -33,6 +34,7 @@ export function tablesSchema(url: string): SchemaOwner {
       UploadTickets1764500000000,
       PendingIndexes1764500100000,
       Imports1764700000000,
+      SearchableFields1764800000000,
     ],
   };
 }

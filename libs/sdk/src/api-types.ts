@@ -569,6 +569,11 @@ export interface components {
              * @default false
              */
             is_unique?: boolean;
+            /**
+             * @description `text`, `long_text`, `email`, `url`, `phone` and `select`: `contains` and `starts_with` filters on this field are served by a trigram index instead of reading every row. Without it they answer the same rows, reading the table; with it every write of the field also writes the index. Turned on, the index is built in the background after the change
+             * @default false
+             */
+            searchable?: boolean;
         };
         FieldView: {
             /** Format: uuid */

@@ -54,6 +54,18 @@ function uniqueness(options: Raw, path: string): FieldOptions {
   return { is_unique: true };
 }
 
+/**
+ * `{searchable: true}` when asked for: the field's `contains` and `starts_with` filters are then served by a
+ * trigram index instead of reading every row, at the price of that index's entries on every write. False
+ * is the default and is not stored; the filters work either way.
+ */
+function searchability(options: Raw, path: string): FieldOptions {
+  const value = options.searchable;
+  if (value === undefined || value === null || value === false) return {};
+  if (value !== true) throw AppError.validation(`${path}.searchable`, 'must be true or false');
+  return { searchable: true };
+}
+
 /** Validates a field's options for its type (contract "Options") and fills in defaults. */
 export function validateFieldOptions(fieldType: FieldType, raw: Raw | undefined, path: string): FieldOptions {
   const options = raw ?? {};
@@ -72,23 +84,29 @@ export function validateFieldOptions(fieldType: FieldType, raw: Raw | undefined,
       return { currency: code, precision: precision(options, path, DEFAULT_CURRENCY_PRECISION) };
     }
     case 'select':
+      onlyKeys(options, ['values', 'searchable'], path);
+      return { values: selectValues(options, path), ...searchability(options, path) };
     case 'multi_select':
       onlyKeys(options, ['values'], path);
       return { values: selectValues(options, path) };
     case 'phone': {
-      onlyKeys(options, ['default_country', 'is_unique'], path);
+      onlyKeys(options, ['default_country', 'is_unique', 'searchable'], path);
       const country = options.default_country;
-      if (country === undefined || country === null) return uniqueness(options, path);
+      const flags = { ...uniqueness(options, path), ...searchability(options, path) };
+      if (country === undefined || country === null) return flags;
       if (typeof country !== 'string' || !COUNTRIES.has(country)) {
         throw AppError.validation(`${path}.default_country`, 'must be an ISO 3166 alpha-2 country code such as US');
       }
-      return { default_country: country as CountryCode, ...uniqueness(options, path) };
+      return { default_country: country as CountryCode, ...flags };
     }
     case 'text':
     case 'email':
     case 'url':
-      onlyKeys(options, ['is_unique'], path);
-      return uniqueness(options, path);
+      onlyKeys(options, ['is_unique', 'searchable'], path);
+      return { ...uniqueness(options, path), ...searchability(options, path) };
+    case 'long_text':
+      onlyKeys(options, ['searchable'], path);
+      return searchability(options, path);
     default:
       onlyKeys(options, [], path);
       return {};

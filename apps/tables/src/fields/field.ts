@@ -8,6 +8,8 @@ export interface FieldOptions {
   default_country?: string;
   /** Enforced by a unique index on the column (text, number, email, url, phone). */
   is_unique?: boolean;
+  /** Served by a trigram index for `contains` and `starts_with` (text, long_text, email, url, phone, select). */
+  searchable?: boolean;
 }
 
 /** A field as the service knows it: what clients see plus the server-generated column that stores it. */

@@ -16,8 +16,6 @@ export interface ColumnKind {
   sortTerms: (column: string) => string[];
   /** Select-list expression turning the stored value into its JSON form. */
   selectExpression: (column: string) => string;
-  /** Text filtered by `contains`/`starts_with` (ILIKE patterns), which a trigram index serves. */
-  searchable?: boolean;
 }
 
 const plain = (column: string) => column;
@@ -31,7 +29,6 @@ const TEXTUAL: ColumnKind = {
   // The prefix matches the index; the full value settles rows whose first 200 characters are equal.
   sortTerms: (c) => [prefix(c), c],
   selectExpression: plain,
-  searchable: true,
 };
 
 export const COLUMN_KINDS: Record<FieldType, ColumnKind> = {

@@ -71,6 +71,11 @@ export async function forgetPendingIndexes(db: Sql, fieldIds: readonly string[])
   await db.query(`DELETE FROM ${PENDING_TABLE} WHERE field_id = ANY($1::uuid[])`, [fieldIds]);
 }
 
+/** Forgets, in the caller's transaction, one pending index (of a field that no longer wants it). */
+export async function forgetPendingIndex(db: Sql, indexName: string): Promise<void> {
+  await db.query(`DELETE FROM ${PENDING_TABLE} WHERE index_name = $1`, [indexName]);
+}
+
 /**
  * Builds the indexes of added fields after their change committed, one at a time per replica, each with
  * CREATE INDEX CONCURRENTLY, which lets rows be written meanwhile. A session advisory lock on the table

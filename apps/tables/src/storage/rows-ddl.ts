@@ -15,10 +15,12 @@ export interface FieldIndex {
 }
 
 /**
- * (sort key, id) so `ORDER BY key, id LIMIT n` reads n index entries, in either direction; and for text a
- * trigram index, so `contains` and `starts_with` (ILIKE patterns) read the matching rows instead of every
- * row of a large table. They speed reads up and enforce nothing, so a field added to a table that has
- * rows gets them after its change commits (see `PendingIndexes`).
+ * (sort key, id) so `ORDER BY key, id LIMIT n` reads n index entries, in either direction; and for a
+ * `searchable` field a trigram index, so `contains` and `starts_with` (ILIKE patterns) read the matching
+ * rows instead of every row of a large table. A trigram index is asked for, not given to every text
+ * field: it holds a key per three-letter run of each value (about 34 for the bench's row), which every
+ * write pays. They speed reads up and enforce nothing, so a field added to a table that has rows gets
+ * them after its change commits (see `PendingIndexes`).
  */
 export function fieldReadIndexes(storageName: string, field: Field): FieldIndex[] {
   const kind = COLUMN_KINDS[field.fieldType];
@@ -28,17 +30,19 @@ export function fieldReadIndexes(storageName: string, field: Field): FieldIndex[
     const name = fieldIndexName(field.id);
     indexes.push({ fieldId: field.id, name, definition: `IF NOT EXISTS ${ident(name)} ON ${qualified(storageName)} ((${kind.indexExpression(column)}), id)` });
   }
-  if (kind.searchable) indexes.push(searchIndex(storageName, field.id, field.column));
+  if (field.options.searchable) indexes.push(searchIndex(storageName, field));
   return indexes;
 }
 
-function searchIndex(storageName: string, fieldId: string, column: string): FieldIndex {
-  const name = fieldSearchIndexName(fieldId);
-  return { fieldId, name, definition: `IF NOT EXISTS ${ident(name)} ON ${qualified(storageName)} USING gin (${ident(column)} tables.gin_trgm_ops)` };
+/** The trigram index of a `searchable` field. */
+export function searchIndex(storageName: string, field: Field): FieldIndex {
+  const name = fieldSearchIndexName(field.id);
+  return { fieldId: field.id, name, definition: `IF NOT EXISTS ${ident(name)} ON ${qualified(storageName)} USING gin (${ident(field.column)} tables.gin_trgm_ops)` };
 }
 
-export function searchIndexSql(storageName: string, fieldId: string, column: string): string {
-  return `CREATE INDEX ${searchIndex(storageName, fieldId, column).definition}`;
+/** Drops the trigram index of a field that stops being `searchable`. */
+export async function dropSearchIndex(db: Sql, field: Field): Promise<void> {
+  await db.query(`DROP INDEX IF EXISTS tables.${ident(fieldSearchIndexName(field.id))}`);
 }
 
 /** Every index of a field, built now in the caller's transaction. */

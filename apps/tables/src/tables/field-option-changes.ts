@@ -2,7 +2,8 @@ import { AppError } from '@platform/errors';
 import type { Sql } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import { ident, qualified } from '../storage/identifiers';
-import { setUniqueIndex } from '../storage/rows-ddl';
+import { forgetPendingIndex, recordPendingIndexes, yieldIndexBuilds } from '../storage/pending-indexes';
+import { dropSearchIndex, searchIndex, setUniqueIndex } from '../storage/rows-ddl';
 import type { UserTable } from './user-table';
 
 /** Values a select or multi_select field loses in this change. */
@@ -38,6 +39,8 @@ async function hasDuplicates(db: Sql, table: UserTable, field: Field, precision?
  * `round` goes half away from zero, like values written under the new options), refused on a unique field
  * whose values it would make equal, naming `<path>.options.precision`; turning `is_unique` on
  * over duplicates is refused, naming `<path>.options.is_unique`, otherwise it adds or drops the index.
+ * Turning `searchable` on builds the trigram index after commit, as for an added field (a table of
+ * millions of rows takes minutes); turning it off drops it now.
  */
 export async function applyOptionChange(db: Sql, table: UserTable, current: Field, next: Field, path: string): Promise<void> {
   const column = ident(current.column);
@@ -68,4 +71,16 @@ export async function applyOptionChange(db: Sql, table: UserTable, current: Fiel
     if (await hasDuplicates(db, table, current)) throw AppError.validation(`${path}.options.is_unique`, 'some rows share a value of this field');
     await setUniqueIndex(db, table.storageName, next, true);
   }
+  await applySearchability(db, table, Boolean(current.options.searchable), next);
+}
+
+async function applySearchability(db: Sql, table: UserTable, wasSearchable: boolean, next: Field): Promise<void> {
+  const searchable = Boolean(next.options.searchable);
+  if (searchable === wasSearchable) return;
+  const index = searchIndex(table.storageName, next);
+  if (searchable) return recordPendingIndexes(db, table.id, [index]);
+  // Its build may be under way: cancelled first, or the DROP would wait for it with the table locked.
+  await yieldIndexBuilds(db, table.id);
+  await forgetPendingIndex(db, index.name);
+  await dropSearchIndex(db, next);
 }

@@ -22,6 +22,13 @@ export class FieldOptions {
       '`text`, `number`, `email`, `url` and `phone`: no two rows of the table hold the same value. A create or update that would repeat one is a `CONFLICT` naming `data.<slug>` (`rows[i].data.<slug>` in a batch); turning it on over existing repeats is a `VALIDATION_ERROR` naming the field',
   })
   is_unique?: boolean;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      '`text`, `long_text`, `email`, `url`, `phone` and `select`: `contains` and `starts_with` filters on this field are served by a trigram index instead of reading every row. Without it they answer the same rows, reading the table; with it every write of the field also writes the index. Turned on, the index is built in the background after the change',
+  })
+  searchable?: boolean;
 }
 
 export class FieldView {
