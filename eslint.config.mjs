@@ -13,6 +13,8 @@ const typeConstraints = [
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
   // Test helpers start the stack (runner, persistence) and call it through the SDK.
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:contracts'] },
+  // The web console runs in a browser and reaches the system only through the published SDK.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:sdk'] },
   // The cross-cutting suites (tests/: e2e, reliability) may use any library.
   { sourceTag: 'type:test', onlyDependOnLibsWithTags: ['*'] },
 ];
@@ -25,6 +27,7 @@ const scopeConstraints = [
   { sourceTag: 'scope:calendar', onlyDependOnLibsWithTags: ['scope:shared', 'scope:calendar'] },
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway', 'scope:identity'] },
   { sourceTag: 'scope:admin', onlyDependOnLibsWithTags: ['scope:shared', 'scope:admin', 'scope:identity'] },
+  { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:shared'] },
 ];
 const moduleBoundaries = (depConstraints) => [
   'error',
@@ -35,13 +38,13 @@ const moduleBoundaries = (depConstraints) => [
 const withTestHelpers = typeConstraints.map((c) =>
   c.onlyDependOnLibsWithTags.includes('*') ? c : { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'] },
 );
-const testFiles = ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.reliability-spec.ts', '**/*.cluster-spec.ts', '**/test/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'];
+const testFiles = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/*.reliability-spec.ts', '**/*.cluster-spec.ts', '**/test/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts'];
 
 export default [
   { ignores: ['**/dist', '**/node_modules', '**/coverage', '.nx/**'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

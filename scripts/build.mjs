@@ -14,7 +14,9 @@ const run = (bin, args) =>
 
 const typeCheck = run('typescript/bin/tsc', ['-p', 'tsconfig.build.json']);
 const aliases = run('tsc-alias/dist/bin/index.js', ['-p', 'tsconfig.build.json']);
-if (typeCheck !== 0 || aliases !== 0) {
+// The web console is bundled by Vite (React, the DOM) rather than compiled by tsc; the gateway serves it.
+const webConsole = run('./build-console.mjs', []);
+if (typeCheck !== 0 || aliases !== 0 || webConsole !== 0) {
   process.stderr.write('build failed\n');
   process.exit(1);
 }

@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     return stop('Not every process became ready', 1);
   }
   print(`Gateway ready at http://localhost:${port}/v1`);
+  print(`Console at http://localhost:${port}/console${developmentKey ? ' (sign in with the key below)' : ' (sign in with an API key)'}`);
   // Repeated here, where it is not buried under the processes' start-up logs, ready to paste.
   if (developmentKey) print(`export KEY=${developmentKey}`);
 }

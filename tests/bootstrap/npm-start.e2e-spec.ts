@@ -39,7 +39,7 @@ describe('npm start on an empty database', () => {
     await db.end();
   });
 
-  it('brings the system up, prints a working key, repeats it as an export line once ready, and stops on SIGTERM with exit 0', async () => {
+  it('brings the system up, prints a working key, the console address and the key again as an export line once ready, and stops on SIGTERM with exit 0', async () => {
     const port = await freePort();
     const env = {
       ...stackEnv(),
@@ -62,8 +62,12 @@ describe('npm start on an empty database', () => {
     expect(readyLine).toBeGreaterThan(-1);
     const keys = [...new Set(lines.join('\n').match(/sk_[A-Za-z0-9_-]{43}/g) ?? [])];
     expect(keys).toHaveLength(1);
-    expect(lines[readyLine + 1]).toBe(`export KEY=${keys[0]}`);
+    expect(lines[readyLine + 1]).toBe(`Console at http://localhost:${port}/console (sign in with the key below)`);
+    expect(lines[readyLine + 2]).toBe(`export KEY=${keys[0]}`);
     const baseUrl = `http://127.0.0.1:${port}/v1`;
+    const page = await fetch(`http://127.0.0.1:${port}/console`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
     expect((await apiClient(undefined, baseUrl).get('/calendar/availability')).status).toBe(401);
     const res = await apiClient(keys[0], baseUrl).get('/calendar/availability');
     expect(res.status).toBe(200);

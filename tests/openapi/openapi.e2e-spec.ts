@@ -43,13 +43,14 @@ describe('OpenAPI document', () => {
     expect(served.body).toEqual(JSON.parse(readFileSync(resolve(REPO_ROOT, 'openapi.json'), 'utf8')));
   });
 
-  it.each(['/', '/v1'])('points from GET %s, without an API key, to the docs and the document', async (path) => {
+  it.each(['/', '/v1'])('points from GET %s, without an API key, to the docs, the document and the console', async (path) => {
     const response = await fetch(new URL(path, gatewayUrl()), { signal: AbortSignal.timeout(10_000) });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const index = await response.json();
-    expect(index).toMatchObject({ api: '/v1', docs: '/v1/docs', openapi: '/v1/openapi.json' });
+    expect(index).toMatchObject({ api: '/v1', docs: '/v1/docs', openapi: '/v1/openapi.json', console: '/console' });
     expect((await fetch(new URL(index.openapi, gatewayUrl()))).status).toBe(200);
+    expect((await fetch(new URL(index.console, gatewayUrl()))).status).toBe(200);
   });
 
   it('has a readable docs page at /v1/docs without an API key, while API routes still need one', async () => {

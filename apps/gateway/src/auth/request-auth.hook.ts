@@ -2,6 +2,7 @@ import { AppError, ErrorCode } from '@platform/errors';
 import type { AuthenticatedKey } from '@identity';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from '../http/error-reply';
+import { isConsolePath } from '../http/console-static';
 import { isPublicDocsPath } from '../openapi/openapi-routes';
 import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { RateLimitDecision, RateLimiter } from './rate-limiter';
@@ -40,8 +41,8 @@ export function registerRequestAuth(app: FastifyInstance, authenticator: ApiKeyA
       reply.header('Retry-After', decision.retryAfterSeconds);
       return sendError(reply, new AppError(ErrorCode.RateLimited, `Rate limit of ${decision.limit} requests per minute exceeded`));
     }
-    // The API's own description is readable without a key; everything else needs one.
-    if (!auth && isPublicDocsPath(request.url)) return;
+    // The API's own description and the console's page are readable without a key; everything else needs one.
+    if (!auth && (isPublicDocsPath(request.url) || isConsolePath(request.url))) return;
     if (!auth) {
       const message = token ? 'Invalid API key' : 'Missing or malformed Authorization header; expected "Bearer <API key>"';
       return sendError(reply, new AppError(ErrorCode.Unauthorized, message));

@@ -7,13 +7,14 @@ import { idempotencyLeaseMs, registerIdempotency } from '../idempotency/idempote
 import { IdempotencyRepository } from '../idempotency/idempotency.repository';
 import { createOpenApiDocument } from '../openapi/openapi-document';
 import { serveIndex, serveOpenApi } from '../openapi/openapi-routes';
+import { serveConsole } from './console-static';
 import { configureFastify } from './fastify-server';
 
 /**
  * The `/v1` API on the gateway's application: Fastify's parsing, then authentication, rate limit and
- * Idempotency-Key before routing; the OpenAPI document.
+ * Idempotency-Key before routing; the OpenAPI document; the web console's static files.
  */
-export function configurePublicApi(api: NestFastifyApplication): void {
+export async function configurePublicApi(api: NestFastifyApplication): Promise<void> {
   api.setGlobalPrefix('v1');
   const fastify = api.getHttpAdapter().getInstance();
   configureFastify(fastify, api.get(GatewayConfig).REQUEST_BODY_TIMEOUT_MS);
@@ -22,4 +23,5 @@ export function configurePublicApi(api: NestFastifyApplication): void {
   const document = createOpenApiDocument(api);
   serveOpenApi(api, document);
   serveIndex(fastify, document.info.title);
+  await serveConsole(fastify);
 }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
+import { CONSOLE_PATH } from '../http/console-static';
 
 /**
  * Public, without an API key: the document, its docs page and the index that points to them describe the
@@ -15,13 +16,14 @@ export function isPublicDocsPath(url: string): boolean {
   return path === OPENAPI_JSON_PATH || INDEX_PATHS.includes(path) || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`);
 }
 
-/** `GET /` and `GET /v1`: where a newcomer who found the address goes next (the reference and the document). */
+/** `GET /` and `GET /v1`: where a newcomer who found the address goes next (the reference, the document and the console). */
 export function serveIndex(fastify: FastifyInstance, title: string): void {
   const index = {
     name: title,
     api: '/v1',
     docs: DOCS_PATH,
     openapi: OPENAPI_JSON_PATH,
+    console: CONSOLE_PATH,
     authentication: 'Authorization: Bearer <API key> on every /v1 request but these',
   };
   for (const url of INDEX_PATHS) fastify.get(url, async () => index);

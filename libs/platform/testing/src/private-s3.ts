@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
 import { LocalServer, startLocalServer } from './local-server';
+import { REPO_ROOT } from './stack-state';
 
 export interface PrivateS3 extends LocalServer {
   /** The S3_* settings that point the tables service at it. */
@@ -11,6 +12,8 @@ export interface PrivateS3 extends LocalServer {
 }
 
 const BUCKET = 'attachments';
+/** The CORS rule browsers need to PUT uploads straight to the bucket (the console does), as README's development storage uses it. */
+const CORS_RULE = join(REPO_ROOT, 'deploy/s3rver/cors.xml');
 /** s3rver checks signatures against this fixed account. */
 const CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
 
@@ -27,7 +30,7 @@ export async function startPrivateS3(): Promise<PrivateS3> {
     url,
     dataDir,
     launch: () =>
-      spawn(process.execPath, [require.resolve('s3rver/bin/s3rver.js'), '-d', dataDir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', BUCKET], {
+      spawn(process.execPath, [require.resolve('s3rver/bin/s3rver.js'), '-d', dataDir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', BUCKET, CORS_RULE], {
         stdio: 'ignore',
       }),
     answers: async () => {

@@ -1,0 +1,104 @@
+import { type FormEvent, useState } from 'react';
+import { go, href } from '../route';
+import { useSession } from '../session-context';
+import { ErrorNote, Outcome, Pager } from '../ui/feedback';
+import { useAction, useLoad } from '../ui/hooks';
+import { draftNamed, type FieldDraft, fieldsToCreate, newDraft } from './field-drafts';
+import { FieldsEditor } from './fields-editor';
+import { TableView } from './table-view';
+
+const PAGE_SIZE = 50;
+
+export function TablesPage({ route }: { route: string[] }) {
+  const [tableId] = route;
+  if (tableId) return <TableView key={tableId} tableId={tableId} tab={route[1]} />;
+  return <TablesList />;
+}
+
+function TablesList() {
+  const { api, access } = useSession();
+  const [page, setPage] = useState(1);
+  const tables = useLoad(() => api.GET('/tables', { params: { query: { page, limit: PAGE_SIZE } } }), String(page));
+  return (
+    <section>
+      <h1>Tables</h1>
+      <ErrorNote error={tables.error} />
+      {tables.data ? (
+        tables.data.data.length === 0 ? (
+          <p>No tables yet.</p>
+        ) : (
+          <div className="scroll">
+            <table>
+              <caption className="visually-hidden">Tables</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Slug</th>
+                  <th scope="col">Rows</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tables.data.data.map((table) => (
+                  <tr key={table.id}>
+                    <td>
+                      <a href={href('tables', table.id)}>{table.name}</a>
+                    </td>
+                    <td>
+                      <code>{table.slug}</code>
+                    </td>
+                    <td>{table.row_count.toLocaleString()}</td>
+                    <td>{new Date(table.updated_at).toLocaleString()}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : tables.loading ? (
+        <p role="status">Loading…</p>
+      ) : null}
+      {tables.data ? <Pager page={page} limit={PAGE_SIZE} total={tables.data.pagination.total} onPage={setPage} /> : null}
+      {access.tables.write ? <CreateTable /> : null}
+    </section>
+  );
+}
+
+function CreateTable() {
+  const { api } = useSession();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [drafts, setDrafts] = useState<FieldDraft[]>(() => [newDraft()]);
+  const create = useAction(
+    () => api.POST('/tables', { body: { name, ...(description ? { description } : {}), fields: fieldsToCreate(drafts) } }),
+    (created) => `Created ${created.data.name}`,
+  );
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const created = await create.run();
+    if (created) go('tables', created.data.id);
+  };
+  const fieldError = create.error?.field?.startsWith('fields[') ? { key: draftNamed(create.error.field, drafts.map((draft) => draft.key)) ?? '', error: create.error } : undefined;
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="create-table">
+      <h2 id="create-table">New table</h2>
+      <div className="row-of-inputs">
+        <label>
+          Name
+          <input value={name} onChange={(event) => setName(event.target.value)} required />
+        </label>
+        <label className="wide">
+          Description
+          <input value={description} onChange={(event) => setDescription(event.target.value)} />
+        </label>
+      </div>
+      <FieldsEditor drafts={drafts} onChange={setDrafts} errorAt={fieldError} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={create.busy}>
+          Create table
+        </button>
+        {fieldError ? null : <Outcome action={create} />}
+      </div>
+    </form>
+  );
+}

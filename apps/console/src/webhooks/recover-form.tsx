@@ -1,0 +1,80 @@
+import { type FormEvent, useState } from 'react';
+import { useSession } from '../session-context';
+import { ErrorNote, Outcome, Progress } from '../ui/feedback';
+import { useAction, useLoad } from '../ui/hooks';
+
+const hoursAgo = (hours: number) => {
+  const date = new Date(Date.now() - hours * 3_600_000);
+  date.setSeconds(0, 0);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+/** Sends again every stored event of a time window that never reached the webhook; its progress is followed. */
+export function RecoverForm({ webhookId }: { webhookId: string }) {
+  const { api } = useSession();
+  const [since, setSince] = useState(() => hoursAgo(24));
+  const [until, setUntil] = useState('');
+  const [recoveryId, setRecoveryId] = useState<string | undefined>();
+  const recover = useAction(
+    async () => {
+      const { data } = await api.POST('/webhooks/{webhook_id}/recover', {
+        params: { path: { webhook_id: webhookId } },
+        body: { since: new Date(since).toISOString(), ...(until ? { until: new Date(until).toISOString() } : {}) },
+      });
+      setRecoveryId(data.recovery_id);
+      return data;
+    },
+    () => 'Recovery queued',
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void recover.run();
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="recover-title">
+      <h2 id="recover-title">Recover missed events</h2>
+      <div className="row-of-inputs">
+        <label>
+          Since
+          <input type="datetime-local" value={since} onChange={(event) => setSince(event.target.value)} required />
+        </label>
+        <label>
+          Until (empty: now)
+          <input type="datetime-local" value={until} onChange={(event) => setUntil(event.target.value)} />
+        </label>
+        <button type="submit" disabled={recover.busy}>
+          Recover
+        </button>
+        <Outcome action={recover} />
+      </div>
+      {recoveryId ? <RecoveryStatus key={recoveryId} webhookId={webhookId} recoveryId={recoveryId} /> : null}
+    </form>
+  );
+}
+
+function RecoveryStatus({ webhookId, recoveryId }: { webhookId: string; recoveryId: string }) {
+  const { api } = useSession();
+  const [finished, setFinished] = useState(false);
+  const recovery = useLoad(
+    async () => {
+      const { data } = await api.GET('/webhooks/{webhook_id}/recoveries/{recovery_id}', { params: { path: { webhook_id: webhookId, recovery_id: recoveryId } } });
+      if (data.finished_at) setFinished(true);
+      return data;
+    },
+    recoveryId,
+    finished ? undefined : 1000,
+  );
+  return (
+    <div aria-live="polite">
+      <ErrorNote error={recovery.error} />
+      {recovery.data ? (
+        <>
+          {recovery.data.finished_at ? null : <Progress label="Recovery" />}
+          <p role="status">
+            Recovery {recovery.data.status}: {recovery.data.queued.toLocaleString()} events queued again
+          </p>
+        </>
+      ) : null}
+    </div>
+  );
+}

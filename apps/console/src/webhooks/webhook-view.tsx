@@ -1,0 +1,149 @@
+import type { Schema } from '@org-data-platform/sdk';
+import { type FormEvent, useState } from 'react';
+import { go, href } from '../route';
+import { useSession } from '../session-context';
+import { ConfirmButton, ErrorNote, Outcome } from '../ui/feedback';
+import { useAction, useLoad } from '../ui/hooks';
+import { DeliveryLog } from './delivery-log';
+import { RecoverForm } from './recover-form';
+import { SecretOnce } from './secret-once';
+import { EVENT_KINDS, WebhookForm, type WebhookInput } from './webhook-form';
+import { StatusBadge } from './webhooks-page';
+
+export function WebhookView({ webhookId }: { webhookId: string }) {
+  const { api, access } = useSession();
+  const [round, setRound] = useState(0);
+  const webhook = useLoad(() => api.GET('/webhooks/{webhook_id}', { params: { path: { webhook_id: webhookId } } }).then((answer) => answer.data), `${webhookId}:${round}`);
+  const save = useAction(
+    async (input: WebhookInput) => {
+      await api.PATCH('/webhooks/{webhook_id}', { params: { path: { webhook_id: webhookId } }, body: input });
+      setRound((n) => n + 1);
+    },
+    () => 'Saved',
+  );
+  const remove = useAction(async () => {
+    await api.DELETE('/webhooks/{webhook_id}', { params: { path: { webhook_id: webhookId } } });
+    go('webhooks');
+  });
+  const data = webhook.data;
+  return (
+    <section>
+      <p>
+        <a href={href('webhooks')}>← Webhooks</a>
+      </p>
+      {!data ? (
+        webhook.loading ? <p role="status">Loading…</p> : <ErrorNote error={webhook.error} />
+      ) : (
+        <>
+          <h1>
+            {data.name} <StatusBadge status={data.status} />
+          </h1>
+          <p className="muted break">{data.url}</p>
+          {data.filter_error ? (
+            <p className="error" role="alert">
+              {data.filter_error}
+            </p>
+          ) : null}
+          <DeliveryLog webhookId={webhookId} />
+          {access.webhooks.write ? (
+            <>
+              <TestSend webhookId={webhookId} />
+              <RecoverForm webhookId={webhookId} />
+              <RotateSecret webhookId={webhookId} />
+              <h2>Settings</h2>
+              <WebhookForm key={data.updated_at} initial={data} submitLabel="Save webhook" busy={save.busy} error={save.error} onSubmit={(input) => void save.run(input)} />
+              {save.done ? <p role="status">{save.done}</p> : null}
+              <div className="card danger-zone">
+                <h2>Delete this webhook</h2>
+                <ConfirmButton label="Delete webhook" confirm={`Delete ${data.name} for good`} onConfirm={() => void remove.run()} />
+                <Outcome action={remove} />
+              </div>
+            </>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Sends a signed test event now and shows the receiver's answer. */
+function TestSend({ webhookId }: { webhookId: string }) {
+  const { api } = useSession();
+  const [eventType, setEventType] = useState<Schema<'EventKind'>>('row.created');
+  const [result, setResult] = useState<Schema<'WebhookTestResultView'> | undefined>();
+  const send = useAction(async () => {
+    const { data } = await api.POST('/webhooks/{webhook_id}/test', { params: { path: { webhook_id: webhookId } }, body: { event_type: eventType } });
+    setResult(data);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void send.run();
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="test-title">
+      <h2 id="test-title">Send a test event</h2>
+      <div className="row-of-inputs">
+        <label>
+          Event type
+          <select value={eventType} onChange={(event) => setEventType(event.target.value as Schema<'EventKind'>)}>
+            {EVENT_KINDS.map((kind) => (
+              <option key={kind}>{kind}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={send.busy}>
+          Send test
+        </button>
+        <Outcome action={send} />
+      </div>
+      {result && !send.busy ? (
+        <p role="status">
+          {result.status_code === 0 ? 'No answer' : `HTTP ${result.status_code}`} in {result.duration_ms} ms
+          {result.error_message ? ` — ${result.error_message}` : ''}
+          {result.response_body ? (
+            <>
+              {' '}
+              — <code className="mono">{result.response_body.slice(0, 200)}</code>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** A new secret, shown once; the previous one keeps signing for the time asked. */
+function RotateSecret({ webhookId }: { webhookId: string }) {
+  const { api } = useSession();
+  const [seconds, setSeconds] = useState('86400');
+  const [rotated, setRotated] = useState<Schema<'WebhookSecretRotatedView'> | undefined>();
+  const rotate = useAction(async () => {
+    const { data } = await api.POST('/webhooks/{webhook_id}/rotate-secret', {
+      params: { path: { webhook_id: webhookId } },
+      body: { expire_previous_in_seconds: Number(seconds) },
+    });
+    setRotated(data);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void rotate.run();
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="rotate-title">
+      <h2 id="rotate-title">Rotate the signing secret</h2>
+      <div className="row-of-inputs">
+        <label>
+          Previous secret stays valid for (seconds)
+          <input type="number" min={0} max={604800} value={seconds} onChange={(event) => setSeconds(event.target.value)} />
+        </label>
+        <button type="submit" disabled={rotate.busy}>
+          Rotate secret
+        </button>
+        <Outcome action={rotate} />
+      </div>
+      {rotated && !rotate.busy ? (
+        <SecretOnce secret={rotated.secret} note={`The previous secret keeps working until ${new Date(rotated.previous_secret_expires_at).toLocaleString()}.`} />
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,20 @@
+// The console's bundle: served by the gateway under /console, so every asset URL starts there.
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const sdk = fileURLToPath(new URL('../../libs/sdk/src/index.ts', import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/console/',
+  plugins: [react()],
+  resolve: { alias: { '@org-data-platform/sdk': sdk } },
+  logLevel: 'warn',
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/apps/console', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: false,
+    reportCompressedSize: false,
+  },
+});
