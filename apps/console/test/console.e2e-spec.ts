@@ -96,6 +96,7 @@ describe('the web console', () => {
     const field = (n: number) => create.getByRole('group', { name: new RegExp(`^Field ${n}\\b`) });
     await field(1).getByLabel('Name').fill('Title');
     await field(1).getByLabel('Required').check();
+    await field(1).getByLabel(/Fast text search/).check();
     await create.getByRole('button', { name: 'Add a field' }).click();
     await field(2).getByLabel('Name').fill('Amount');
     await field(2).getByLabel('Type').selectOption('currency');
@@ -113,7 +114,7 @@ describe('the web console', () => {
     const api = apiClient(org.key);
     const stored = await api.get(`/tables/${tableId}`);
     expect(stored.body.data.fields.map((f: any) => [f.slug, f.field_type, f.is_required, f.options])).toEqual([
-      ['title', 'text', true, {}],
+      ['title', 'text', true, { searchable: true }],
       ['amount', 'currency', false, { currency: 'EUR', precision: 2 }],
       ['stage', 'select', false, { values: ['new', 'won'] }],
       ['files', 'attachment', false, {}],

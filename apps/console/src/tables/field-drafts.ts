@@ -22,6 +22,8 @@ export const FIELD_TYPES: { type: FieldType; label: string }[] = [
 
 /** The types whose values may be declared unique (`is_unique`). */
 export const UNIQUE_TYPES: FieldType[] = ['text', 'number', 'email', 'url', 'phone'];
+/** The types whose `contains` and `starts_with` filters a trigram index may serve (`searchable`). */
+export const SEARCHABLE_TYPES: FieldType[] = ['text', 'long_text', 'email', 'url', 'phone', 'select'];
 
 /** A field as the editor holds it: a stored one (with its id) or a new one, possibly marked for removal. */
 export interface FieldDraft {
@@ -46,6 +48,7 @@ export function optionsFor(type: FieldType, options: FieldOptions): FieldOptions
   if ((type === 'select' || type === 'multi_select') && options.values) kept.values = options.values.filter((value) => value !== '');
   if (type === 'phone' && options.default_country) kept.default_country = options.default_country;
   if (UNIQUE_TYPES.includes(type) && options.is_unique) kept.is_unique = true;
+  if (SEARCHABLE_TYPES.includes(type) && options.searchable) kept.searchable = true;
   return Object.keys(kept).length > 0 ? kept : undefined;
 }
 

@@ -1,9 +1,9 @@
 import { describe, type ShownError } from '../errors';
-import { FIELD_TYPES, type FieldDraft, type FieldOptions, newDraft, UNIQUE_TYPES } from './field-drafts';
+import { FIELD_TYPES, type FieldDraft, type FieldOptions, newDraft, SEARCHABLE_TYPES, UNIQUE_TYPES } from './field-drafts';
 
 /**
  * Every field of a table with its type and options: name, required, and what the type takes
- * (precision, currency, values, default country, unique). Stored fields keep their type.
+ * (precision, currency, values, default country, unique, searchable). Stored fields keep their type.
  */
 export function FieldsEditor({ drafts, onChange, errorAt }: { drafts: FieldDraft[]; onChange(drafts: FieldDraft[]): void; errorAt?: { key: string; error: ShownError } }) {
   const update = (key: string, change: Partial<FieldDraft>) => onChange(drafts.map((draft) => (draft.key === key ? { ...draft, ...change } : draft)));
@@ -102,6 +102,12 @@ function OptionsEditor({ draft, onChange }: { draft: FieldDraft; onChange(option
         <label className="inline">
           <input type="checkbox" checked={options.is_unique ?? false} onChange={(event) => set({ is_unique: event.target.checked })} />
           Unique values
+        </label>
+      ) : null}
+      {SEARCHABLE_TYPES.includes(type) ? (
+        <label className="inline">
+          <input type="checkbox" checked={options.searchable ?? false} onChange={(event) => set({ searchable: event.target.checked })} />
+          Fast text search (index for contains and starts with)
         </label>
       ) : null}
     </div>
