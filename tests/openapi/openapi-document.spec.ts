@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { EVENT_KINDS } from '@contracts';
 
 const REPO_ROOT = resolve(__dirname, '../..');
 const document = JSON.parse(readFileSync(resolve(REPO_ROOT, 'openapi.json'), 'utf8'));
@@ -84,8 +85,30 @@ describe('openapi.json', () => {
       expect(schemas[name].required).toEqual(expect.arrayContaining(['id', 'event', 'timestamp', 'organization_id', 'data']));
     }
     for (const body of ['CreateTableBody', 'UpdateTableBody']) {
-      expect(schemas[body].properties.description).toEqual(expect.objectContaining({ type: 'string', nullable: true }));
-      expect(schemas[body].properties.icon).toEqual(expect.objectContaining({ type: 'string', nullable: true }));
+      expect(schemas[body].properties.description).toEqual(expect.objectContaining({ type: ['string', 'null'] }));
+      expect(schemas[body].properties.icon).toEqual(expect.objectContaining({ type: ['string', 'null'] }));
+    }
+  });
+
+  it('is OpenAPI 3.1 throughout: no schema says nullable the 3.0 way', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(JSON.stringify(document)).not.toMatch(/"nullable":/);
+  });
+
+  it('describes every event kind in its webhooks section: the payload class of the kind with event fixed to it, signed headers, no API key', () => {
+    const kinds = [...EVENT_KINDS, 'webhook.test'];
+    expect(Object.keys(document.webhooks).sort()).toEqual(kinds.sort());
+    for (const kind of kinds) {
+      const post = document.webhooks[kind].post;
+      const schema = post.requestBody.content['application/json'].schema;
+      expect({ kind, schema }).toEqual({
+        kind,
+        schema: { allOf: [{ $ref: expect.stringMatching(/^#\/components\/schemas\/\w+Payload$/) }], type: 'object', properties: { event: { const: kind } }, required: ['event'] },
+      });
+      const payload = document.components.schemas[schema.allOf[0].$ref.split('/').pop()];
+      expect(payload.properties.event.enum).toContain(kind);
+      expect(post.security).toEqual([]);
+      expect(post.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(expect.arrayContaining(['webhook-id', 'webhook-timestamp', 'webhook-signature']));
     }
   });
 });

@@ -3,6 +3,7 @@ export * from './service-request';
 export * from './error-body';
 export * from './pagination';
 export * from './json-data';
+export * from './json-schema';
 export * from './scopes';
 export * from './operation';
 export * from './events';

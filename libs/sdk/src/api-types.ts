@@ -388,6 +388,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event kind a webhook can subscribe to, with a description and the JSON Schema of its data
+         * @description Requires the `webhooks:read` scope (or `*`).
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/domains": {
         parameters: {
             query?: never;
@@ -525,7 +545,348 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "row.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * row.created
+         * @description A row was created; `row_data` is the row as stored. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onRowCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "row.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * row.updated
+         * @description A row was changed: the row after the change, the whole row before it, and the slugs of the fields whose value changed. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onRowUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "row.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * row.deleted
+         * @description A row was deleted; `row_data` is the row as it was. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onRowDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "table.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * table.created
+         * @description A table was created. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onTableCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "table.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * table.updated
+         * @description A table was renamed, or fields were added, changed or removed. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onTableUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "table.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * table.deleted
+         * @description A table was deleted with its rows. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onTableDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "table.imported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * table.imported
+         * @description An import into the table finished: how many rows it created, updated and could not take. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onTableImported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.invited
+         * @description A member was invited to the organization. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onMemberInvited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.joined
+         * @description An invited member joined the organization. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onMemberJoined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.removed
+         * @description A member was removed from the organization. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onMemberRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.verified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.verified
+         * @description A pending or failed email domain became `active`: its DNS records are right. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onDomainVerified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.failed
+         * @description An email domain became `failed`: its verification window ended before its records were right. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onDomainFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.degraded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.degraded
+         * @description A check of an active email domain found a required record missing or wrong, where the check before found them all right. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onDomainDegraded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "domain.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * domain.deleted
+         * @description An email domain was removed; sending from it stops (`status` is the one it had). Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onDomainDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.failed
+         * @description Another webhook of the organization became `failed`: all six attempts of one delivery failed. Never sent to the webhook it is about. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onWebhookFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.recovered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.recovered
+         * @description A failed webhook of the organization delivered with success again. Never sent to the webhook it is about. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onWebhookRecovered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description A test send asked for with `POST /webhooks/{webhook_id}/test`; never sent otherwise. Answer any 2xx within 30 s; verify the signature first (docs/webhooks.md).
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         TableListItem: {
@@ -1123,6 +1484,33 @@ export interface components {
              * @enum {string}
              */
             event_type?: "webhook.test" | "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
+        };
+        EventTypeView: {
+            /**
+             * @example row.updated
+             * @enum {string}
+             */
+            event_type: "row.created" | "row.updated" | "row.deleted" | "table.created" | "table.updated" | "table.deleted" | "table.imported" | "member.invited" | "member.joined" | "member.removed" | "domain.verified" | "domain.failed" | "domain.degraded" | "domain.deleted" | "webhook.failed" | "webhook.recovered";
+            /** @example A row was changed: the row after the change, the whole row before it, and the slugs of the fields whose value changed. */
+            description: string;
+            /**
+             * @description the JSON Schema (2020-12) of the payload's `data`
+             * @example {
+             *       "type": "object",
+             *       "properties": {
+             *         "table_id": {
+             *           "type": "string",
+             *           "format": "uuid"
+             *         }
+             *       },
+             *       "required": [
+             *         "table_id"
+             *       ]
+             *     }
+             */
+            data_schema: {
+                [key: string]: unknown;
+            };
         };
         /** @enum {string} */
         DomainStatus: "pending" | "active" | "failed";
@@ -4772,6 +5160,112 @@ export interface operations {
             };
         };
     };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every event kind a webhook can subscribe to, with a description and the JSON Schema of its data */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EventTypeView"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR (details name the field), BAD_REQUEST, CONFLICT, DOMAIN_NOT_VERIFIED or LIMIT_EXCEEDED */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or invalid API key */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description FORBIDDEN (the key lacks the scope) or PLAN_REQUIRED */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: unknown route or id, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: see Retry-After */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listDomains: {
         parameters: {
             query?: {
@@ -5866,4 +6360,585 @@ export interface operations {
             };
         };
     };
+    onRowCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "row.created";
+                } & WithRequired<components["schemas"]["RowEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRowUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "row.updated";
+                } & WithRequired<components["schemas"]["RowUpdatedEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onRowDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "row.deleted";
+                } & WithRequired<components["schemas"]["RowEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTableCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "table.created";
+                } & WithRequired<components["schemas"]["TableEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTableUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "table.updated";
+                } & WithRequired<components["schemas"]["TableEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTableDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "table.deleted";
+                } & WithRequired<components["schemas"]["TableEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTableImported: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "table.imported";
+                } & WithRequired<components["schemas"]["TableImportedEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMemberInvited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "member.invited";
+                } & WithRequired<components["schemas"]["MemberEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMemberJoined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "member.joined";
+                } & WithRequired<components["schemas"]["MemberEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMemberRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "member.removed";
+                } & WithRequired<components["schemas"]["MemberEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDomainVerified: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "domain.verified";
+                } & WithRequired<components["schemas"]["DomainEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDomainFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "domain.failed";
+                } & WithRequired<components["schemas"]["DomainEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDomainDegraded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "domain.degraded";
+                } & WithRequired<components["schemas"]["DomainEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDomainDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "domain.deleted";
+                } & WithRequired<components["schemas"]["DomainEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "webhook.failed";
+                } & WithRequired<components["schemas"]["WebhookOperationalEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookRecovered: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "webhook.recovered";
+                } & WithRequired<components["schemas"]["WebhookOperationalEventPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt, for de-duplication */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; signed */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA-256 of `{webhook-id}.{webhook-timestamp}.{body}` per signing secret, space-separated during a rotation */
+                "webhook-signature": string;
+                /** @description The event kind, as the payload's `event` */
+                "x-webhook-event": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event: "webhook.test";
+                } & WithRequired<components["schemas"]["WebhookTestPayload"], "event">;
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 30 s acknowledges the delivery; anything else is a failure, retried on the schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -1,27 +1,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import type { Schema } from './client';
+import type { webhooks } from './api-types';
 
 /** Request headers as Node's `IncomingMessage.headers`, a plain object, or a fetch `Headers`. */
 export type WebhookHeaders = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
-/** What a webhook receiver gets, by event kind. */
-export type WebhookPayload =
-  | Schema<'RowEventPayload'>
-  | Schema<'RowUpdatedEventPayload'>
-  | Schema<'TableEventPayload'>
-  | Schema<'MemberEventPayload'>
-  | Schema<'DomainEventPayload'>
-  | Schema<'WebhookOperationalEventPayload'>
-  | Schema<'WebhookTestPayload'>;
+/** Every `event` a receiver can get: the subscribable kinds and `webhook.test` (the document's `webhooks` section). */
+export type WebhookEventKind = keyof webhooks & string;
 
-/** Every `event` a receiver can get: the subscribable kinds and `webhook.test`. */
-export type WebhookEventKind = WebhookPayload['event'];
+type Flat<T> = { [P in keyof T]: T[P] };
+type BodyOf<K extends WebhookEventKind> = webhooks[K]['post'] extends { requestBody: { content: { 'application/json': infer Payload } } } ? Payload : never;
 
 /** The payload of one kind, its `event` narrowed to that kind: `WebhookEvent<'row.updated'>['data']['changed_fields']`. */
-export type WebhookEvent<K extends WebhookEventKind = WebhookEventKind> = K extends WebhookEventKind ? PayloadOfKind<WebhookPayload, K> : never;
+export type WebhookEvent<K extends WebhookEventKind = WebhookEventKind> = K extends WebhookEventKind ? Flat<BodyOf<K>> : never;
 
-type PayloadOfKind<P, K> = P extends { event: infer E } ? (K extends E ? Omit<P, 'event'> & { event: K } : never) : never;
+/** What a webhook receiver gets: one payload per kind, narrowed by `event`. */
+export type WebhookPayload = WebhookEvent;
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {

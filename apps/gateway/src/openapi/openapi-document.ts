@@ -1,7 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TABLES_EXTRA_MODELS, WEBHOOK_PAYLOADS } from '@contracts';
+import { asOpenApi31 } from './openapi-31';
 import { completeDocument } from './openapi-completion';
+import { webhooksSection } from './openapi-webhooks';
 
 export const API_TITLE = 'Organization Data, Webhook, Domain and Availability API';
 export const API_VERSION = '1.0.0';
@@ -17,7 +19,7 @@ const TAGS: [string, string][] = [
 ];
 
 /**
- * The OpenAPI 3 document of the whole API, built from the declared operations and the contract
+ * The OpenAPI 3.1 document of the whole API, built from the declared operations and the contract
  * classes: paths relative to the server URL, which ends in /v1 as the interface's base URL does.
  */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -29,8 +31,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Every request carries `Authorization: Bearer <API key>`. Successful answers are wrapped in ' +
         '`{success: true, data, pagination?, message?}` (except the availability routes); failures are ' +
         '`{success: false, error: {code, message, details?}}`. The bodies webhook receivers get are the ' +
-        '`*EventPayload` and `WebhookTestPayload` schemas under components.',
+        'payloads of the `webhooks` section, one per event kind.',
     )
+    .setOpenAPIVersion('3.1.0')
     .addServer('/v1', 'The gateway serving this document')
     .addServer('http://localhost:3000/v1', 'A gateway started with `npm start`');
   for (const [name, description] of TAGS) builder.addTag(name, description);
@@ -40,5 +43,5 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     autoTagControllers: false,
     extraModels: [...WEBHOOK_PAYLOADS, ...TABLES_EXTRA_MODELS],
   });
-  return completeDocument(scanned);
+  return { ...asOpenApi31(completeDocument(scanned)), webhooks: webhooksSection() };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OperationInput, WebhooksOperations as Ops } from '@contracts';
+import { EventTypeView, eventTypeViews, OperationInput, ServiceResult, WebhooksOperations as Ops } from '@contracts';
 import { Handles, ServiceCaller } from '@platform/messaging';
 import { RedeliveryService } from '../event-store/redelivery.service';
 import { WebhooksService } from './webhooks.service';
@@ -11,6 +11,9 @@ export class WebhooksHandlers {
     private readonly webhooks: WebhooksService,
     private readonly redelivery: RedeliveryService,
   ) {}
+
+  /** The same for every caller and the life of the process: built once from the contract classes. */
+  private readonly eventTypes = eventTypeViews();
 
   @Handles(Ops.list)
   list(input: OperationInput<typeof Ops.list>, { org }: ServiceCaller) {
@@ -65,5 +68,10 @@ export class WebhooksHandlers {
   @Handles(Ops.test)
   test(input: OperationInput<typeof Ops.test>, { org }: ServiceCaller) {
     return this.webhooks.test(org.id, input);
+  }
+
+  @Handles(Ops.eventTypes)
+  async listEventTypes(_input: OperationInput<typeof Ops.eventTypes>, _caller: ServiceCaller): Promise<ServiceResult<EventTypeView[]>> {
+    return { data: this.eventTypes };
   }
 }

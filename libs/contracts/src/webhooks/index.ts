@@ -5,3 +5,4 @@ export * from './webhook-signature';
 export * from './webhook-url.validator';
 export * from './webhook.dto';
 export * from './webhook-payloads';
+export * from './event-types';

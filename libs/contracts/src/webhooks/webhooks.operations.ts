@@ -1,5 +1,6 @@
 import { operation } from '../operation';
 import { PageQuery } from '../pagination';
+import { EventTypeView } from './event-types';
 import { CreateWebhookBody, DeliveriesQuery, RecoverBody, RotateSecretBody, TestWebhookBody, UpdateWebhookBody } from './webhook.dto';
 import {
   WebhookCreatedView,
@@ -144,5 +145,15 @@ export const WebhooksOperations = {
     optionalBody: true,
     answers: WebhookTestResultView,
     timeoutMs: TEST_DELIVERY_DEADLINE_MS,
+  }),
+  eventTypes: operation({
+    ...webhooks,
+    operationId: 'listEventTypes',
+    summary: 'Every event kind a webhook can subscribe to, with a description and the JSON Schema of its data',
+    method: 'GET',
+    path: 'event-types',
+    scope: 'webhooks:read',
+    subject: 'webhooks.event-types',
+    answers: [EventTypeView],
   }),
 };

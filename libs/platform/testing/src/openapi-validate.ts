@@ -10,6 +10,8 @@ interface OpenApiOperation {
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** What receivers get, by event kind (OpenAPI 3.1). */
+  webhooks?: Record<string, { post?: { requestBody?: { content?: Record<string, { schema?: object }> } } }>;
   components?: object;
 }
 
@@ -75,4 +77,18 @@ export function openApiViolations(method: string, path: string, response: Pick<A
 export function expectMatchesOpenApi(method: string, path: string, response: Pick<ApiResponse, 'status' | 'body'>): void {
   const violations = openApiViolations(method, path, response);
   if (violations.length > 0) throw new Error(`Response does not match openapi.json:\n  ${violations.join('\n  ')}\nbody: ${JSON.stringify(response.body)}`);
+}
+
+/** What is wrong with a webhook payload against the document's `webhooks` entry of its kind; empty when it matches. */
+export function webhookPayloadViolations(kind: string, payload: unknown): string[] {
+  const key = `webhook ${kind}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    const schema = openApiDocument().webhooks?.[kind]?.post?.requestBody?.content?.['application/json']?.schema;
+    if (!schema) return [`openapi.json has no webhooks entry for ${kind}`];
+    validate = ajv.compile({ allOf: [schema], components: openApiDocument().components });
+    validators.set(key, validate);
+  }
+  if (validate(payload)) return [];
+  return (validate.errors ?? []).map((error) => `webhook ${kind}: payload${error.instancePath} ${error.message}`);
 }
