@@ -1,55 +1,60 @@
 import { randomUUID } from 'node:crypto';
-import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { CalendarOperations, ServiceReply, TablesPatterns } from '@contracts';
-import { stackEnv } from '@platform/testing';
-import { firstValueFrom, timeout } from 'rxjs';
+import { CalendarOperations, RowsOperations, ServiceReply, TablesMessages, TablesOperations } from '@contracts';
+import { AppError } from '@platform/errors';
+import { requestService } from '@platform/messaging';
+import { apiClient, createTestOrg, stackEnv } from '@platform/testing';
+import { connect, NatsConnection } from 'nats';
 
 /**
- * A service that still answers its messages through Nest's pattern handlers checks the `params` of each
- * with its contract class: a caller on NATS that skips the gateway gets a VALIDATION_ERROR naming the
- * field, and nothing reaches the database. A declared operation's input is checked once, at the gateway,
- * and its service checks only what the edge cannot know.
+ * Input is checked once, at the gateway; a service trusts a message on its subject and checks only what
+ * the edge cannot know. These messages skip the gateway, as another service's would: the service still
+ * refuses a row's values its table's fields do not take, and a date range that ends before it starts,
+ * naming the field, and writes nothing.
  */
-describe('services validate their input', () => {
-  let client: ClientProxy;
-  const org = { id: randomUUID(), plan: 250, addons: [] };
+describe('services check what only they can know', () => {
+  let nc: NatsConnection;
+  let org: { id: string; plan: number; addons: string[] };
+  let api: ReturnType<typeof apiClient>;
+  let tableId: string;
 
-  const send = async (pattern: string, params: unknown): Promise<ServiceReply<any>> =>
-    firstValueFrom(client.send<ServiceReply<any>>(pattern, { org, requestId: randomUUID(), timeoutMs: 10_000, params }).pipe(timeout(10_000)));
+  const send = async (subject: string, params: object): Promise<ServiceReply<any>> => {
+    try {
+      return { ok: true, ...(await requestService(nc, subject, { org, requestId: randomUUID(), callId: randomUUID(), timeoutMs: 10_000, params })) };
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, error: error.toBody() };
+      throw error;
+    }
+  };
 
   beforeAll(async () => {
-    client = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: stackEnv().NATS_URL.split(',') } });
-    await client.connect();
+    nc = await connect({ servers: stackEnv().NATS_URL.split(',') });
+    const created = await createTestOrg({ scopes: '*' });
+    org = { id: created.orgId, plan: 250, addons: [] };
+    api = apiClient(created.key);
+    const table = await api.post('/tables', { name: `Checked ${randomUUID()}`, fields: [{ name: 'Amount', field_type: 'number' }] });
+    expect(table.status).toBe(201);
+    tableId = table.body.data.id;
   });
 
   afterAll(async () => {
-    await client?.close();
+    await nc?.close();
   });
 
   it.each([
-    ['tables', TablesPatterns.get, { tableId: 'not-a-uuid' }, 'tableId'],
-    ['tables', TablesPatterns.list, { page: 0, limit: 10 }, 'page'],
-    ['tables', TablesPatterns.create, { body: { name: 'x', fields: [{ name: 'a', field_type: 'nope' }] } }, 'body.fields[0].field_type'],
-    ['rows', TablesPatterns.createRow, { tableId: randomUUID(), data: 'text' }, 'data'],
-    ['rows', TablesPatterns.listRows, { tableId: randomUUID(), order: 'sideways' }, 'order'],
-    ['calendar', CalendarOperations.availabilityWindows.subject, { from: '2026-03-10', to: '2026-03-01' }, 'to'],
-  ])('%s refuses bad params of %s, naming the field', async (_service, pattern, params, field) => {
-    const reply = await send(pattern, params);
+    ['rows', RowsOperations.create.subject, () => ({ tableId, data: { amount: 'many' } }), 'data.amount'],
+    ['rows', RowsOperations.create.subject, () => ({ tableId, data: { nope: 1 } }), 'data.nope'],
+    ['rows', RowsOperations.createBatch.subject, () => ({ tableId, rows: [{ data: { amount: 1 } }, { data: { amount: [] } }] }), 'rows[1].data.amount'],
+    ['calendar', CalendarOperations.availabilityWindows.subject, () => ({ from: '2026-03-10', to: '2026-03-01' }), 'to'],
+  ])('%s refuses %s input the edge cannot judge, naming the field', async (_service, subject, params, field) => {
+    const reply = await send(subject, params());
     expect(reply).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field }) }) });
+    const rows = await api.get(`/tables/${tableId}/rows`);
+    expect(rows.body.pagination.total).toBe(0);
   });
 
-  it.each([TablesPatterns.create])(
-    '%s refuses an unknown param by name, and params that are not an object',
-    async (pattern) => {
-      const unknown = await send(pattern, { smuggled: true });
-      expect(unknown).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field: 'smuggled' }) }) });
-      const notAnObject = await send(pattern, ['a']);
-      expect(notAnObject).toEqual({ ok: false, error: expect.objectContaining({ code: 'VALIDATION_ERROR' }) });
-    },
-  );
-
-  it('still answers valid params (the pipe lets a checked request through)', async () => {
-    const reply = await send(TablesPatterns.list, { page: 1, limit: 5 });
-    expect(reply).toEqual({ ok: true, data: [], pagination: { page: 1, limit: 5, total: 0 } });
+  it('answers a checked message, and the message another context asks (which ids name tables of the organization)', async () => {
+    expect(await send(TablesOperations.get.subject, { tableId })).toMatchObject({ ok: true, data: { id: tableId, fields: [{ slug: 'amount' }] } });
+    const unknown = randomUUID();
+    expect(await send(TablesMessages.existingIds.subject, { tableIds: [tableId.toUpperCase(), unknown] })).toEqual({ ok: true, data: { table_ids: [tableId] } });
   });
 });

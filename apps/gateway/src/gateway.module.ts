@@ -14,7 +14,6 @@ import { GatewayConfig } from './gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { DeclaredRoutesModule } from './routes/declared-routes.module';
-import { TablesRoutesModule } from './routes/tables/tables-routes.module';
 
 @Module({})
 export class GatewayModule {
@@ -30,7 +29,6 @@ export class GatewayModule {
         // a quarter second is soon enough and keeps the idle polling off the request path.
         OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway', { idleMs: 250 }),
         BusModule,
-        TablesRoutesModule,
         DeclaredRoutesModule,
       ],
       providers: [

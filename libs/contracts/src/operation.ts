@@ -1,3 +1,4 @@
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import type { OrgContext } from './service-request';
 import type { Scope } from './scopes';
 
@@ -20,6 +21,22 @@ export interface PlanGate {
  */
 export type Answer = ContractClass | readonly [ContractClass] | 'message';
 
+export type SuccessStatus = 200 | 201 | 202;
+
+/**
+ * A second success an operation answers when its checked input asks for it, with its own status and
+ * members beside `data` (a batch create with `upsert_on` answers 200 and `actions`, where it creates with 201).
+ */
+export interface InputStatus<Input> {
+  /** Decided by the gateway on the checked input. */
+  when(input: Input): boolean;
+  status: SuccessStatus;
+  /** When this answer comes, as the OpenAPI document says it. */
+  description: string;
+  /** The envelope's members beside `data` in this answer, each always present. */
+  alongside?: Record<string, SchemaObject>;
+}
+
 export interface OperationSpec<Path extends string, Query, Body, Answers extends Answer | undefined> {
   /** OpenAPI operationId; also the SDK's name for the call. */
   operationId: string;
@@ -34,7 +51,9 @@ export interface OperationSpec<Path extends string, Query, Body, Answers extends
   /** The NATS subject the owning service answers. */
   subject: string;
   /** 200 unless given. */
-  status?: 200 | 201 | 202;
+  status?: SuccessStatus;
+  /** Another status the input may ask for. */
+  inputStatus?: InputStatus<PathParams<Path> & Query & Body>;
   query?: ContractClass<Query>;
   body?: ContractClass<Body>;
   /** The body may be left out (it then reads as `{}`). */
@@ -94,17 +113,42 @@ export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/:([a-z_]+)/g)].map((match) => match[1]);
 }
 
-/** What the owning service's handler receives: the path's ids, then the query's and the body's properties. */
-export type OperationInput<O> = O extends Operation<infer Path, infer Query, infer Body> ? PathParams<Path> & Query & Body : never;
+declare const carries: unique symbol;
 
-/** What the handler answers in `data`: the item, a list of items for paged and list operations, nothing for a message. */
+/**
+ * A question one service asks another inside the system, never routed from HTTP: the subject the owning
+ * service answers, and in its type the input and the answer's `data`. The asking service checked what it
+ * sends (it came through the edge, or from its own store), so the owner trusts it as it trusts the gateway.
+ */
+export interface ServiceMessage<Input = unknown, Answer = unknown> {
+  readonly subject: string;
+  /** What it asks, for the reader of the contract. */
+  readonly summary: string;
+  readonly [carries]?: { input: Input; answer: Answer };
+}
+
+/** Declares a message between services; its types are given, as it has no classes to check at an edge. */
+export function serviceMessage<Input extends object, Answer>(spec: { subject: string; summary: string }): ServiceMessage<Input, Answer> {
+  return spec;
+}
+
+/** What the owning service's handler receives: the path's ids, then the query's and the body's properties; a message's input. */
+export type OperationInput<O> =
+  O extends Operation<infer Path, infer Query, infer Body> ? PathParams<Path> & Query & Body : O extends ServiceMessage<infer Input> ? Input : never;
+
+/**
+ * What the handler answers in `data`: the item, a list of items for paged (a query with `page`) and list
+ * operations, nothing for a message; a service message's answer.
+ */
 export type OperationData<O> =
   O extends Operation<string, infer Query, unknown, infer Answers>
     ? Answers extends readonly [ContractClass<infer Item>]
       ? Item[]
       : Answers extends ContractClass<infer Item>
-        ? Query extends { page: number }
+        ? 'page' extends keyof Query
           ? Item[]
           : Item
         : never
-    : never;
+    : O extends ServiceMessage<unknown, infer Answer>
+      ? Answer
+      : never;

@@ -1073,32 +1073,6 @@ export interface components {
         BatchDeleteRowsBody: {
             ids: string[];
         };
-        AttachmentUploadRef: {
-            /** Format: uuid */
-            upload_id: string;
-        };
-        AttachmentFile: {
-            /**
-             * Format: uuid
-             * @description send `{id}` back in the value to keep the file
-             */
-            id: string;
-            filename: string;
-            size: number;
-            mime_type: string;
-            /**
-             * Format: uri
-             * @description presigned GET, valid for one hour from the answer that made it
-             */
-            url: string;
-        };
-        AttachmentLink: {
-            /** Format: uri */
-            url: string;
-            filename: string;
-            size?: number;
-            mime_type?: string;
-        };
         UploadTicket: {
             /**
              * Format: uuid
@@ -1921,6 +1895,32 @@ export interface components {
             /** @enum {string} */
             event: "webhook.test";
             data: components["schemas"]["WebhookTestEventData"];
+        };
+        AttachmentFile: {
+            /**
+             * Format: uuid
+             * @description send `{id}` back in the value to keep the file
+             */
+            id: string;
+            filename: string;
+            size: number;
+            mime_type: string;
+            /**
+             * Format: uri
+             * @description presigned GET, valid for one hour from the answer that made it
+             */
+            url: string;
+        };
+        AttachmentLink: {
+            /** Format: uri */
+            url: string;
+            filename: string;
+            size?: number;
+            mime_type?: string;
+        };
+        AttachmentUploadRef: {
+            /** Format: uuid */
+            upload_id: string;
         };
         AttachmentKept: {
             /**

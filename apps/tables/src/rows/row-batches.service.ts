@@ -84,7 +84,7 @@ export class RowBatchesService {
     return { data: updated };
   }
 
-  async remove(organizationId: string, tableId: string, rawIds: readonly unknown[]): Promise<ServiceResult> {
+  async remove(organizationId: string, tableId: string, rawIds: readonly unknown[]): Promise<ServiceResult<never>> {
     const count = await this.inTable(organizationId, tableId, async (client, table) => {
       const ids = rowIds(rawIds, (i) => `ids[${i}]`);
       const deleted = new Map((await this.rows.deleteMany(client, table, ids)).map((record) => [record.id, record]));

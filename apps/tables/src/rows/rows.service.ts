@@ -207,7 +207,7 @@ export class RowsService {
     return { row, event: rowUpdatedEvent(table, before.id, row.data, previous.data, changedFields) };
   }
 
-  async remove(organizationId: string, tableId: string, rowId: string): Promise<ServiceResult> {
+  async remove(organizationId: string, tableId: string, rowId: string): Promise<ServiceResult<never>> {
     await this.db.transaction(async (client) => {
       const table = await this.tables.find(organizationId, tableId, client, 'share');
       if (!table) throw AppError.notFound('Table');

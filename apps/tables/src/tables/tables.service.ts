@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { CreateTableBody, ExistingTableIds, MAX_FIELDS_PER_TABLE, ServiceResult, TableDetail, UpdateTableBody } from '@contracts';
+import { CreateTableBody, ExistingTableIds, MAX_FIELDS_PER_TABLE, ServiceResult, TableDetail, TableListItem, UpdateTableBody } from '@contracts';
 import { AppError } from '@platform/errors';
 import { conflictOnUniqueViolation, Database, Sql } from '@platform/persistence';
 import { ObjectDeletionsRepository } from '../attachments/object-deletions.repository';
@@ -45,7 +45,7 @@ export class TablesService {
     if (await this.imports.hasUnfinished(this.db, organizationId, tableId)) throw AppError.conflict('An import of this table is queued or running; change the table when it has ended');
   }
 
-  async list(organizationId: string, page: number, limit: number): Promise<ServiceResult> {
+  async list(organizationId: string, page: number, limit: number): Promise<ServiceResult<TableListItem[]>> {
     const { tables, total } = await this.tables.page(organizationId, limit, (page - 1) * limit);
     return { data: tables.map(tableListItem), pagination: { page, limit, total } };
   }
@@ -111,7 +111,7 @@ export class TablesService {
     return this.get(organizationId, tableId);
   }
 
-  async remove(organizationId: string, tableId: string): Promise<ServiceResult> {
+  async remove(organizationId: string, tableId: string): Promise<ServiceResult<never>> {
     await this.notImporting(organizationId, tableId);
     await this.db.transaction(async (client) => {
       const table = await this.tables.find(organizationId, tableId, client, 'update');

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ExistingTableIds, ExistingTableIdsParams, FieldType, TableDetail, TableIdParams, TablesPatterns } from '@contracts';
+import { FieldType, OperationData, OperationInput, TablesMessages, TablesOperations } from '@contracts';
 import { AppError } from '@platform/errors';
-import { requestService, ServiceCaller } from '@platform/messaging';
+import { askService, ServiceCaller } from '@platform/messaging';
 import { currentQueryScope } from '@platform/persistence';
 import { NATS_CONNECTION } from '@platform/service';
 import { NatsConnection } from 'nats';
@@ -35,25 +34,28 @@ export class OrganizationTables {
 
   /** The fields of one table of the organization (slug and type: what a webhook's filter is checked against). */
   async fieldsOf(asker: ServiceCaller, tableId: string): Promise<Array<{ slug: string; fieldType: FieldType }>> {
-    const params: TableIdParams = { tableId };
-    const data = await this.ask<TableDetail>(asker, TablesPatterns.get, params, 'the fields of a table');
+    const data = await this.ask(asker, TablesOperations.get, { tableId }, 'the fields of a table');
     if (!Array.isArray(data?.fields)) throw AppError.internal('The tables service is unavailable');
     return data.fields.map((field) => ({ slug: field.slug, fieldType: field.field_type }));
   }
 
   private async existing(asker: ServiceCaller, tableIds: string[]): Promise<string[]> {
-    const params: ExistingTableIdsParams = { tableIds };
-    const data = await this.ask<ExistingTableIds>(asker, TablesPatterns.existingIds, params, 'which tables exist');
+    const data = await this.ask(asker, TablesMessages.existingIds, { tableIds }, 'which tables exist');
     if (!Array.isArray(data?.table_ids)) throw AppError.internal('The tables service is unavailable');
     return data.table_ids.map((id) => id.toLowerCase());
   }
 
-  private async ask<T>(asker: ServiceCaller, pattern: string, params: object, what: string): Promise<T | undefined> {
+  private async ask<D extends typeof TablesOperations.get | typeof TablesMessages.existingIds>(
+    asker: ServiceCaller,
+    declaration: D,
+    input: OperationInput<D>,
+    what: string,
+  ): Promise<OperationData<D> | undefined> {
     const deadline = currentQueryScope()?.deadline;
     const timeoutMs = deadline === undefined ? DEFAULT_TIMEOUT_MS : Math.min(DEFAULT_TIMEOUT_MS, deadline - Date.now());
     if (timeoutMs <= 0) throw AppError.internal('The request did not finish in time');
     try {
-      return (await requestService<T>(this.nc, pattern, { org: asker.org, requestId: asker.requestId, callId: randomUUID(), timeoutMs, params })).data;
+      return (await askService(this.nc, declaration, asker, input, timeoutMs)).data;
     } catch (error) {
       if (error instanceof AppError) throw error;
       this.logger.error({ err: error, requestId: asker.requestId }, `could not ask the tables service ${what}`);

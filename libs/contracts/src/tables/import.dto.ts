@@ -1,7 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength, ValidateNested } from 'class-validator';
-import { PageQuery } from '../pagination';
+import { IsDefined, IsIn, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export const IMPORT_FORMATS = ['csv', 'ndjson'] as const;
 export const IMPORT_MODES = ['insert', 'upsert'] as const;
@@ -109,27 +107,4 @@ export class ImportView {
 
   @ApiProperty({ format: 'date-time', nullable: true, type: 'string' })
   finished_at!: string | null;
-}
-
-export class CreateImportParams {
-  @IsUUID()
-  tableId!: string;
-
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => CreateImportBody)
-  body!: CreateImportBody;
-}
-
-export class ImportIdParams {
-  @IsUUID()
-  tableId!: string;
-
-  @IsUUID()
-  importId!: string;
-}
-
-export class ListImportsParams extends PageQuery {
-  @IsUUID()
-  tableId!: string;
 }

@@ -1,4 +1,3 @@
-export * from './tables.patterns';
 export * from './field-types';
 export * from './table.dto';
 export * from './row.dto';
@@ -6,3 +5,7 @@ export * from './table.views';
 export * from './tables.messages';
 export * from './upload.dto';
 export * from './import.dto';
+export * from './tables.operations';
+export * from './rows.operations';
+export * from './uploads.operations';
+export * from './imports.operations';

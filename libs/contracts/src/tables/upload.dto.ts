@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
 
 /** A media type `type/subtype` (RFC 6838 characters), without parameters. */
 export const MIME_TYPE_PATTERN = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
@@ -118,15 +118,4 @@ export class AttachmentKept {
 export class AttachmentUploadRef {
   @ApiProperty({ format: 'uuid' })
   upload_id!: string;
-}
-
-/** What an uploads message carries in `params`, checked again by the service's validation pipe. */
-export class CreateUploadParams {
-  @IsUUID()
-  tableId!: string;
-
-  @IsDefined()
-  @ValidateNested()
-  @Type(() => CreateUploadBody)
-  body!: CreateUploadBody;
 }

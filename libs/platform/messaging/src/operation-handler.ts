@@ -1,4 +1,4 @@
-import type { Operation, OperationData, OperationInput, OrgContext, ServiceResult } from '@contracts';
+import type { Operation, OperationData, OperationInput, OrgContext, ServiceMessage, ServiceResult } from '@contracts';
 
 /** Who a message comes from: the organization the gateway authenticated, and the request to log it under. */
 export interface ServiceCaller {
@@ -8,7 +8,7 @@ export interface ServiceCaller {
   callId: string;
 }
 
-/** The one handler of a declared operation in the service that owns it. */
+/** The one handler of a declared operation or service message in the service that owns it. */
 export type OperationHandler<O> = (input: OperationInput<O>, caller: ServiceCaller) => Promise<ServiceResult<OperationData<O>>>;
 
 /** A handler bound to its subject, ready to serve. */
@@ -25,10 +25,11 @@ interface HandlerBinding {
 }
 
 /**
- * Binds a method to a declared operation: the service answers the operation's subject with it. The
- * method's input and answer are typed by the declaration, and its input arrives as the edge checked it.
+ * Binds a method to a declared operation (or a message between services): the service answers its
+ * subject with it. The method's input and answer are typed by the declaration, and its input arrives as
+ * the edge (or the asking service) checked it.
  */
-export function Handles<O extends Operation>(operation: O) {
+export function Handles<O extends Operation | ServiceMessage>(operation: O) {
   return (target: object, method: string | symbol, _descriptor: TypedPropertyDescriptor<OperationHandler<O>>): void => {
     const bindings: HandlerBinding[] = Reflect.getOwnMetadata(HANDLERS, target.constructor) ?? [];
     Reflect.defineMetadata(HANDLERS, [...bindings, { subject: operation.subject, method }], target.constructor);

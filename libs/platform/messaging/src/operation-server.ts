@@ -50,10 +50,18 @@ export class OperationServer {
     }
   }
 
-  /** Stops taking messages, finishes the ones in hand, then closes the connection. */
-  async close(): Promise<void> {
-    await Promise.all(this.subscriptions.map((subscription) => subscription.drain()));
-    await Promise.all(this.inFlight);
+  /**
+   * Leaves the queue group without dropping a request: draining the subscriptions hands the messages NATS
+   * already routed here to their handlers (new ones go to the other replicas), then waits for the answers
+   * in hand, at most `graceMs` (their deadlines end them anyway), and closes the connection once its
+   * answers are flushed.
+   */
+  async close(graceMs: number): Promise<void> {
+    await Promise.all(this.subscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.all(this.inFlight), graceOver]);
+    clearTimeout(timer);
     await this.nc.drain();
   }
 

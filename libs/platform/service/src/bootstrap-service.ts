@@ -81,7 +81,7 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
   health.markServing();
   const log = createLogger(name, config.LOG_LEVEL);
   const close = async () => {
-    await operations?.close();
+    await operations?.close(config.RPC_SHUTDOWN_GRACE_MS);
     await app.close();
     await probes.close();
   };
