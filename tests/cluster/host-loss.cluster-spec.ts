@@ -19,8 +19,8 @@ describe('a cluster of three hosts', () => {
     report = await runHostLossScenario(stack, DEFAULT_HOST_LOSS, log);
     const file = resolve(REPO_ROOT, `dist/cluster/host-loss-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify(report, null, 2));
-    const { natsChecks: _checks, p99BySecondAfterLoss, violations, inFlightAtLoss, ...figures } = report;
-    log(`${JSON.stringify({ ...figures, violations: violations.length, inFlightAtLoss: inFlightAtLoss.length, p99BySecondAfterLoss })}; full report ${file}`);
+    const { natsChecks: _checks, p99BySecondAfterLoss, violations, ...figures } = report;
+    log(`${JSON.stringify({ ...figures, violations: violations.length, p99BySecondAfterLoss })}; full report ${file}`);
   }, 420_000);
 
   afterAll(async () => {
@@ -33,11 +33,9 @@ describe('a cluster of three hosts', () => {
     expect(report.duplicatesAfterDedupe).toEqual({ 8081: [], 8082: [] });
   });
 
-  it('fails no request to a surviving gateway but those in flight through the lost host, and none at all during the rolling deploy', () => {
+  it('fails no request to a surviving gateway, and none at all during the rolling deploy', () => {
     expect(report.violations).toEqual([]);
-    expect(report.acked + report.failedOnLostHost + report.inFlightAtLoss.length).toBe(report.sent);
-    // At most once: what the lost host held when it died, no more than the requests in flight then.
-    expect(report.inFlightAtLoss.length).toBeLessThanOrEqual(Math.ceil((report.settings.ratePerSecond * Number(stack.env.NATS_REQUEST_TIMEOUT_MS)) / 1000));
+    expect(report.acked + report.failedOnLostHost).toBe(report.sent);
   });
 
   it('loses no acknowledged row', () => {

@@ -19,8 +19,8 @@ export class RowsHandlers {
   }
 
   @Handles(Ops.create)
-  create({ tableId, data }: OperationInput<typeof Ops.create>, { org }: ServiceCaller) {
-    return this.rows.create(org.id, tableId, data);
+  create({ tableId, data }: OperationInput<typeof Ops.create>, { org, callId }: ServiceCaller) {
+    return this.rows.create(org.id, tableId, data, callId);
   }
 
   @Handles(Ops.update)

@@ -131,13 +131,33 @@ export class RowsService {
     return { data: await this.view(table, record) };
   }
 
-  async create(organizationId: string, tableId: string, data: Record<string, unknown>): Promise<ServiceResult<RowView>> {
+  /**
+   * Creates the row `rowId` (the gateway's call id, the same when it sends the call again). A send that
+   * finds that row committed by an earlier one, whose answer was lost, answers it instead of a conflict.
+   */
+  async create(organizationId: string, tableId: string, data: Record<string, unknown>, rowId: string = randomUUID()): Promise<ServiceResult<RowView>> {
+    try {
+      return await this.insertNew(organizationId, tableId, data, rowId);
+    } catch (error) {
+      const committed = await this.committedEarlier(organizationId, tableId, rowId).catch(() => undefined);
+      if (committed) return committed;
+      throw error;
+    }
+  }
+
+  /** Only a create that failed asks: the hot path reads nothing before its one statement. */
+  private async committedEarlier(organizationId: string, tableId: string, rowId: string): Promise<ServiceResult<RowView> | undefined> {
+    const table = await this.cache.get(organizationId, tableId);
+    const record = table ? await this.rows.find(table, rowId) : undefined;
+    return table && record ? { data: await this.view(table, record) } : undefined;
+  }
+
+  private async insertNew(organizationId: string, tableId: string, data: Record<string, unknown>, rowId: string): Promise<ServiceResult<RowView>> {
     let table = await this.cache.get(organizationId, tableId);
     const uploads = table ? await this.files.checkUploads(table, [data]) : new Map();
     for (let attempt = 1; table; attempt += 1) {
       const current = table;
       const values = validateRowData(current.fields, data, 'create');
-      const rowId = randomUUID();
       try {
         // Attaching uploads claims them in the same transaction as the insert; other creates stay one statement.
         const record = await withUniqueValues(current, () =>

@@ -81,6 +81,8 @@ export const RowsOperations = {
     scope: 'tables:write',
     subject: 'tables.rows.create',
     status: 201,
+    // The row is named after the call id, so a second send finds it committed instead of writing it again.
+    resendable: true,
     body: RowBody,
     answers: RowView,
   }),
