@@ -1,7 +1,7 @@
 /**
  * Writes openapi.json at the repository root from the gateway's controllers and contract classes,
  * without connecting to anything, then the SDK's types from it with openapi-typescript:
- * `node scripts/build.mjs && node dist/scripts/openapi.js`.
+ * `npm run build && node dist/scripts/openapi.js`.
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';

@@ -2,7 +2,7 @@
  * Query isolation: one organization runs parallel worst-case list requests (a wide `or` of `contains`
  * filters) on a 200,000-row table while another organization creates rows at a steady rate; the
  * other organization's creates must see no errors and a p99 under 200 ms. Not part of CI.
- * Usage: node scripts/build.mjs && node dist/bench/isolation/run.js
+ * Usage: npm run build && node dist/bench/isolation/run.js
  * Knobs: ISOLATION_ROWS (200000), ISOLATION_HEAVY (6 parallel lists), ISOLATION_DURATION_S (30),
  * ISOLATION_CREATES_PER_S (20), ISOLATION_PATTERN_LENGTH (4; 2 defeats the trigram index).
  */

@@ -1,7 +1,7 @@
 /**
  * Soak: the whole system on private Postgres, Redis and NATS holds mixed traffic at half its measured
  * capacity for SOAK_DURATION_S (default 900 s), while RSS is sampled per process. Not part of CI.
- * Usage: node scripts/build.mjs && node dist/bench/soak/run.js
+ * Usage: npm run build && node dist/bench/soak/run.js
  */
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';

@@ -19,9 +19,9 @@ describe('deploy/docker/Dockerfile', () => {
     expect(readFileSync(repoPath(DOCKERFILE), 'utf8')).toMatch(/^ARG NODE_IMAGE=node:24-[a-z]+-slim$/m);
   });
 
-  it('installs every dependency with npm ci, builds with scripts/build.mjs, and ships production dependencies only', () => {
+  it('installs every dependency with npm ci, builds with Nx, and ships production dependencies only', () => {
     expect(stage('deps').runs.some((run) => /^npm ci\b/.test(run) && !run.includes('--omit=dev'))).toBe(true);
-    expect(stage('build').runs).toContain('node scripts/build.mjs');
+    expect(stage('build').runs).toContain('npx nx run-many -t build --projects=scripts,console,tag:type:app --outputStyle=static');
     expect(stage('prod-deps').runs.some((run) => /^npm ci\b.*--omit=dev/.test(run))).toBe(true);
     const runtime = stage('runtime');
     expect(runtime.stageCopies).toEqual(expect.arrayContaining(['prod-deps:/app/node_modules', 'build:/app/dist', 'build:/app/manifests/apps']));
@@ -46,7 +46,7 @@ describe('deploy/docker/Dockerfile', () => {
     const { compilerOptions } = JSON.parse(readFileSync(repoPath('tsconfig.base.json'), 'utf8')) as { compilerOptions: { paths: Record<string, string[]> } };
     const roots = new Set(['apps', ...Object.values(compilerOptions.paths).flat().map((path) => path.split('/')[0])]);
     for (const root of roots) expect({ root, copied: copied.has(root) }).toEqual({ root, copied: true });
-    for (const config of ['tsconfig.base.json', 'tsconfig.build.json']) expect(copied.has(config)).toBe(true);
+    for (const config of ['nx.json', 'tsconfig.base.json', 'tools']) expect(copied.has(config)).toBe(true);
   });
 
   it.each(PROCESSES.map((spec) => [spec.name, spec] as const))('has a target "%s" that runs the entry file the build produces with the runner\'s V8 flags, as a non-root user', (name, spec) => {

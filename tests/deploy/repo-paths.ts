@@ -6,10 +6,10 @@ export const DOCKERFILE = 'deploy/docker/Dockerfile';
 
 export const repoPath = (path: string) => resolve(REPO_ROOT, path);
 
-/** Compiled entry files come from `node scripts/build.mjs` (which `npm test` runs first). */
+/** Compiled entry files come from `npm run build` (which `npm test` runs first). */
 export function assertBuilt(entry: string): void {
-  if (!existsSync(repoPath('dist'))) throw new Error('dist/ is missing: run `node scripts/build.mjs` before these tests');
-  if (!existsSync(repoPath(entry))) throw new Error(`${entry} is not produced by the build (no such file after node scripts/build.mjs)`);
+  if (!existsSync(repoPath('dist'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  if (!existsSync(repoPath(entry))) throw new Error(`${entry} is not produced by the build (no such file after npm run build)`);
 }
 
 /** The port a long-running process answers HTTP on besides its health port (only the gateway has one). */

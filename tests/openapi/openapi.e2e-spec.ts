@@ -37,7 +37,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('is served, without an API key, at /v1/openapi.json exactly as committed (regenerate: node scripts/build.mjs && node dist/scripts/openapi.js)', async () => {
+  it('is served, without an API key, at /v1/openapi.json exactly as committed (regenerate: npm run build && node dist/scripts/openapi.js)', async () => {
     const served = await apiClient().get('/openapi.json');
     expect(served.status).toBe(200);
     expect(served.body).toEqual(JSON.parse(readFileSync(resolve(REPO_ROOT, 'openapi.json'), 'utf8')));

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 export const CONSOLE_PATH = '/console';
 
 /**
- * The console's bundle, built by `node scripts/build.mjs` into dist/apps/console. The gateway runs from
+ * The console's bundle, built by its Nx build target (`npx nx run console:build`) into dist/apps/console. The gateway runs from
  * dist/apps/gateway/src/http (or from the sources under ts-jest): both lead to the same repository root.
  */
 export const CONSOLE_DIR = join(resolve(__dirname, '../../../..').replace(/\/dist$/, ''), 'dist/apps/console');
