@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { gatewayUrl } from '@platform/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium (`apt-get install chromium`; `.ci/run` installs it when missing). */
@@ -25,4 +26,25 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** Whether the page fits the viewport's width: wide tables scroll inside their own box, not the page. */
 export function pageOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+export const consoleUrl = (): string => new URL('/console', gatewayUrl()).href;
+
+/** Opens the console and signs in with the key, as a person would. */
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.goto(consoleUrl());
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Axe finds no serious or critical violation at either size, and the page is no wider than the phone's screen. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const problems = await seriousViolations(page);
+  await page.setViewportSize(PHONE);
+  problems.push(...(await seriousViolations(page)));
+  const overflow = await pageOverflow(page);
+  if (overflow > 0) problems.push(`the page is ${overflow}px wider than ${PHONE.width}px`);
+  await page.setViewportSize(DESKTOP);
+  return problems;
 }

@@ -1,16 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { apiClient, createTestOrg, eventually, gatewayUrl, Receiver, REPO_ROOT, type TestOrg } from '@platform/testing';
+import { apiClient, createTestOrg, eventually, Receiver, REPO_ROOT, type TestOrg } from '@platform/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DESKTOP, launchChromium, PHONE, pageOverflow, seriousViolations } from './browser';
+import { accessibilityProblems, consoleUrl, DESKTOP, launchChromium, seriousViolations, signIn as signInWith } from './browser';
 
 /**
  * The web console in headless Chromium against the real stack: what a person does with it, through the
  * gateway's /console and the API behind it. The README's screenshot is taken here (CONSOLE_SCREENSHOT
  * names where it goes; docs/console.png when refreshing the one the README shows).
  */
-const consoleUrl = () => new URL('/console', gatewayUrl()).href;
 const SCREENSHOT = resolve(REPO_ROOT, process.env.CONSOLE_SCREENSHOT ?? 'dist/console.png');
 const BUNDLE_LIMIT_BYTES = 250 * 1024;
 
@@ -36,21 +35,8 @@ describe('the web console', () => {
     await context?.close();
   });
 
-  async function signIn(key: string): Promise<void> {
-    await page.goto(consoleUrl());
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  /** Axe at both sizes, and the page no wider than the phone's screen. */
-  async function expectAccessibleAtBothSizes(): Promise<void> {
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.setViewportSize(PHONE);
-    expect(await seriousViolations(page)).toEqual([]);
-    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-    await page.setViewportSize(DESKTOP);
-  }
+  const signIn = (key: string) => signInWith(page, key);
+  const expectAccessibleAtBothSizes = async () => expect(await accessibilityProblems(page)).toEqual([]);
 
   it('serves JavaScript and CSS of at most 250 KB gzipped in all', () => {
     const assets = resolve(REPO_ROOT, 'dist/apps/console/assets');

@@ -2,7 +2,7 @@ import type { Schema } from '@org-data-platform/sdk';
 import { type FormEvent, useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ConfirmButton, CopyButton, ErrorNote, Outcome } from '../ui/feedback';
+import { ConfirmButton, CopyButton, ErrorNote, Outcome, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { DomainStatus } from './domains-page';
 
@@ -62,7 +62,7 @@ export function DomainView({ domainId }: { domainId: string }) {
         ))}
       </ul>
       <h2>DNS records to set</h2>
-      <div className="scroll">
+      <ScrollBox label="DNS records">
         <table className="records">
           <caption className="visually-hidden">DNS records</caption>
           <thead>
@@ -88,7 +88,7 @@ export function DomainView({ domainId }: { domainId: string }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       {access.domains.write ? (
         <div className="actions">
           <button type="button" className="primary" disabled={verify.busy} onClick={() => void verify.run()}>

@@ -2,7 +2,7 @@ import type { Schema } from '@org-data-platform/sdk';
 import { type FormEvent, useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Pager } from '../ui/feedback';
+import { ErrorNote, Outcome, Pager, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { DomainView } from './domain-view';
 
@@ -37,7 +37,7 @@ function DomainsList() {
       <ErrorNote error={domains.error} />
       {domains.data && domains.data.data.length === 0 ? <p>No domains yet.</p> : null}
       {domains.data && domains.data.data.length > 0 ? (
-        <div className="scroll">
+        <ScrollBox label="Domains">
           <table>
             <caption className="visually-hidden">Domains</caption>
             <thead>
@@ -61,7 +61,7 @@ function DomainsList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : null}
       {domains.data ? <Pager page={page} limit={PAGE_SIZE} total={domains.data.pagination.total} onPage={setPage} /> : null}
       {access.domains.write ? (

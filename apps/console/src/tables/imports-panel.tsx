@@ -1,7 +1,7 @@
 import type { Schema } from '@org-data-platform/sdk';
 import { type FormEvent, useState } from 'react';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Progress } from '../ui/feedback';
+import { ErrorNote, Outcome, Progress, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { uploadFile } from './upload';
 
@@ -128,7 +128,7 @@ function ImportProgress({ tableId, importId, onFinished }: { tableId: string; im
             {data.rows_done.toLocaleString()} lines read · {data.rows_created.toLocaleString()} created · {data.rows_updated.toLocaleString()} updated · {data.rows_failed.toLocaleString()} failed
           </p>
           {data.errors.length > 0 ? (
-            <div className="scroll">
+            <ScrollBox label="Problems by line">
               <table>
                 <caption>Problems by line{data.status === 'failed' && data.on_error === 'abort' ? ' (nothing was written)' : ''}</caption>
                 <thead>
@@ -152,7 +152,7 @@ function ImportProgress({ tableId, importId, onFinished }: { tableId: string; im
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollBox>
           ) : null}
         </>
       ) : null}

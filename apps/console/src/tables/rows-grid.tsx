@@ -1,7 +1,7 @@
 import type { Schema } from '@org-data-platform/sdk';
 import { type FormEvent, useState } from 'react';
 import { useSession } from '../session-context';
-import { ConfirmButton, ErrorNote, Outcome } from '../ui/feedback';
+import { ConfirmButton, ErrorNote, Outcome, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import type { FieldView } from './field-drafts';
 import { FilterBuilder } from './filter-builder';
@@ -91,7 +91,7 @@ export function RowsGrid({ table, onRowsChanged }: { table: Table; onRowsChanged
           </>
         ) : null}
       </div>
-      <div className="scroll">
+      <ScrollBox label="Rows">
         <table className="grid">
           <caption className="visually-hidden">Rows of {table.name}</caption>
           <thead>
@@ -138,7 +138,7 @@ export function RowsGrid({ table, onRowsChanged }: { table: Table; onRowsChanged
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <nav className="pager" aria-label="Row pages">
         <button
           type="button"

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Pager } from '../ui/feedback';
+import { ErrorNote, Outcome, Pager, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { draftNamed, type FieldDraft, fieldsToCreate, newDraft } from './field-drafts';
 import { FieldsEditor } from './fields-editor';
@@ -27,7 +27,7 @@ function TablesList() {
         tables.data.data.length === 0 ? (
           <p>No tables yet.</p>
         ) : (
-          <div className="scroll">
+          <ScrollBox label="Tables">
             <table>
               <caption className="visually-hidden">Tables</caption>
               <thead>
@@ -53,7 +53,7 @@ function TablesList() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         )
       ) : tables.loading ? (
         <p role="status">Loading…</p>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { describe, type ShownError } from '../errors';
 import type { ActionState } from './hooks';
 
@@ -101,5 +101,14 @@ export function Pager({ page, limit, total, onPage }: { page: number; limit: num
         Next
       </button>
     </nav>
+  );
+}
+
+/** A wide table's own horizontal scroll, reachable and scrollable from the keyboard (a named region). */
+export function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
   );
 }

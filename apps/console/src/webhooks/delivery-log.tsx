@@ -1,7 +1,7 @@
 import type { Schema } from '@org-data-platform/sdk';
 import { useState } from 'react';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome } from '../ui/feedback';
+import { ErrorNote, Outcome, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { EVENT_KINDS } from './webhook-form';
 
@@ -55,7 +55,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
         <Outcome action={redeliver} />
       </div>
       <ErrorNote error={deliveries.error} />
-      <div className="scroll">
+      <ScrollBox label="Delivery attempts">
         <table className="deliveries">
           <caption className="visually-hidden">Delivery attempts, newest first</caption>
           <thead>
@@ -101,7 +101,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       {list.length === 0 && deliveries.data ? <p>No attempts yet.</p> : null}
       <nav className="pager" aria-label="Delivery pages">
         <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>

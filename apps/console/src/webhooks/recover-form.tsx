@@ -71,7 +71,7 @@ function RecoveryStatus({ webhookId, recoveryId }: { webhookId: string; recovery
         <>
           {recovery.data.finished_at ? null : <Progress label="Recovery" />}
           <p role="status">
-            Recovery {recovery.data.status}: {recovery.data.queued.toLocaleString()} events queued again
+            Recovery {recovery.data.status}: {recovery.data.queued.toLocaleString()} event{recovery.data.queued === 1 ? '' : 's'} queued again
           </p>
         </>
       ) : null}

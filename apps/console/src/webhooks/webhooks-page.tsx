@@ -2,7 +2,7 @@ import type { Schema } from '@org-data-platform/sdk';
 import { useState } from 'react';
 import { href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Pager } from '../ui/feedback';
+import { ErrorNote, Pager, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { SecretOnce } from './secret-once';
 import { WebhookForm, type WebhookInput } from './webhook-form';
@@ -44,7 +44,7 @@ function WebhooksList() {
       ) : null}
       {webhooks.data && webhooks.data.data.length === 0 ? <p>No webhooks yet.</p> : null}
       {webhooks.data && webhooks.data.data.length > 0 ? (
-        <div className="scroll">
+        <ScrollBox label="Webhooks">
           <table>
             <caption className="visually-hidden">Webhooks</caption>
             <thead>
@@ -70,7 +70,7 @@ function WebhooksList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : null}
       {webhooks.data ? <Pager page={page} limit={PAGE_SIZE} total={webhooks.data.pagination.total} onPage={setPage} /> : null}
       {access.webhooks.write ? (
