@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useSession } from '../session-context';
 import { ErrorNote, Outcome, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
-import { EVENT_KINDS } from './webhook-form';
+import { useEventKinds } from './event-kinds';
 
 /** New attempts appear within this time without a reload. */
 const REFRESH_MS = 1000;
@@ -11,6 +11,7 @@ const REFRESH_MS = 1000;
 /** Every attempt, newest first, read again every second: status, duration, answer, next retry; redeliver any. */
 export function DeliveryLog({ webhookId }: { webhookId: string }) {
   const { api, access } = useSession();
+  const kinds = useEventKinds();
   const [success, setSuccess] = useState<'' | 'true' | 'false'>('');
   const [eventType, setEventType] = useState<'' | Schema<'EventKind'>>('');
   const [page, setPage] = useState(1);
@@ -44,7 +45,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           Event type
           <select value={eventType} onChange={(event) => setEventType(event.target.value as Schema<'EventKind'>)}>
             <option value="">all</option>
-            {EVENT_KINDS.map((kind) => (
+            {kinds.map(({ event_type: kind }) => (
               <option key={kind}>{kind}</option>
             ))}
           </select>

@@ -3,28 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { describe, type ShownError } from '../errors';
 import { useSession } from '../session-context';
 import { useLoad } from '../ui/hooks';
+import { type EventKind, useEventKinds } from './event-kinds';
 
-type EventKind = Schema<'EventKind'>;
 export type WebhookInput = Schema<'UpdateWebhookBody'>;
-
-export const EVENT_KINDS: EventKind[] = [
-  'row.created',
-  'row.updated',
-  'row.deleted',
-  'table.created',
-  'table.updated',
-  'table.deleted',
-  'table.imported',
-  'member.invited',
-  'member.joined',
-  'member.removed',
-  'domain.verified',
-  'domain.failed',
-  'domain.degraded',
-  'domain.deleted',
-  'webhook.failed',
-  'webhook.recovered',
-];
 
 /** The webhook's settings: name, URL, events, tables, and for one table a filter and watched fields. */
 export function WebhookForm({
@@ -41,6 +22,7 @@ export function WebhookForm({
   onSubmit(input: WebhookInput): void;
 }) {
   const { api, access } = useSession();
+  const kinds = useEventKinds();
   const [name, setName] = useState(initial?.name ?? '');
   const [url, setUrl] = useState(initial?.url ?? '');
   const [events, setEvents] = useState<EventKind[]>(initial?.events ?? ['row.created']);
@@ -106,8 +88,8 @@ export function WebhookForm({
       <fieldset>
         <legend>Events</legend>
         <div className="checks">
-          {EVENT_KINDS.map((kind) => (
-            <label key={kind} className="inline">
+          {kinds.map(({ event_type: kind, description }) => (
+            <label key={kind} className="inline" title={description}>
               <input type="checkbox" checked={events.includes(kind)} onChange={(event) => setEvents(toggle(events, kind, event.target.checked))} />
               {kind}
             </label>

@@ -7,7 +7,8 @@ import { useAction, useLoad } from '../ui/hooks';
 import { DeliveryLog } from './delivery-log';
 import { RecoverForm } from './recover-form';
 import { SecretOnce } from './secret-once';
-import { EVENT_KINDS, WebhookForm, type WebhookInput } from './webhook-form';
+import { useEventKinds } from './event-kinds';
+import { WebhookForm, type WebhookInput } from './webhook-form';
 import { StatusBadge } from './webhooks-page';
 
 export function WebhookView({ webhookId }: { webhookId: string }) {
@@ -69,6 +70,7 @@ export function WebhookView({ webhookId }: { webhookId: string }) {
 /** Sends a signed test event now and shows the receiver's answer. */
 function TestSend({ webhookId }: { webhookId: string }) {
   const { api } = useSession();
+  const kinds = useEventKinds();
   const [eventType, setEventType] = useState<Schema<'EventKind'>>('row.created');
   const [result, setResult] = useState<Schema<'WebhookTestResultView'> | undefined>();
   const send = useAction(async () => {
@@ -86,7 +88,7 @@ function TestSend({ webhookId }: { webhookId: string }) {
         <label>
           Event type
           <select value={eventType} onChange={(event) => setEventType(event.target.value as Schema<'EventKind'>)}>
-            {EVENT_KINDS.map((kind) => (
+            {kinds.map(({ event_type: kind }) => (
               <option key={kind}>{kind}</option>
             ))}
           </select>
