@@ -142,13 +142,14 @@ describe('the web console at work', () => {
     await expect(page.locator('.secret code').textContent()).resolves.toMatch(/^whsec_/);
     await page.getByText(/The previous secret keeps working until/).waitFor();
 
-    // A row event the receiver refused is in the window the console recovers.
-    receiver.on('/ops-hook', () => ({ status: 500 }));
+    // An event from while the webhook was disabled is in the window the console recovers.
+    expect((await api.patch(`/webhooks/${webhookId}`, { active: false })).status).toBe(200);
     await api.post(`/tables/${tableId}/rows`, { data: { total: 150 } });
-    await eventually(() => receiver.at('/ops-hook').find((request) => request.headers['x-webhook-event'] === 'row.created') ?? Promise.reject(new Error('not yet')), { timeoutMs: 30_000 });
-    receiver.on('/ops-hook', () => ({ status: 200 }));
+    expect((await api.patch(`/webhooks/${webhookId}`, { active: true })).status).toBe(200);
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
     await page.getByText('Recovery finished: 1 event queued again', { exact: true }).waitFor({ timeout: 30_000 });
+    const recovered = await eventually(() => receiver.at('/ops-hook').find((request) => request.headers['x-webhook-event'] === 'row.created') ?? Promise.reject(new Error('not yet')), { timeoutMs: 30_000 });
+    expect(JSON.parse(recovered.body.toString()).data.row_data).toEqual({ total: 150 });
     expect(await accessibilityProblems(page)).toEqual([]);
   }, 120_000);
 });
