@@ -14,7 +14,7 @@ describe('the searchable-fields migration on fields that existed before it', () 
   const db = new Client({ connectionString: url });
   const tableId = randomUUID();
   const storage = rowsTableName(tableId);
-  const migrations = tablesSchema(url).migrations;
+  const migrations = tablesSchema(url).migrations as Array<new () => unknown>;
   // A built trigram index, one still pending, one whose index an operator dropped, and a number field.
   const fields = { built: randomUUID(), pending: randomUUID(), dropped: randomUUID(), number: randomUUID() };
 

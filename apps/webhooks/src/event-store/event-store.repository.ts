@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Sql } from '@platform/persistence';
+import { Database, PreparedStatement, Sql } from '@platform/persistence';
 import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, RECOVERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 /** An event as the store keeps it: the exact bytes receivers get and sign. */
@@ -52,6 +52,28 @@ export interface OwedSeries {
   due_at: Date;
 }
 
+const INSERT_EVENTS = `INSERT INTO ${EVENTS_TABLE} (id, organization_id, event_type, table_id, body)
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
+  ON CONFLICT (id) DO NOTHING`;
+
+/** The fan-out's events of a batch that no webhook wants (prepared: it runs for every batch). */
+const STORE_EVENTS: PreparedStatement = { name: 'event_store_events', text: INSERT_EVENTS };
+
+/**
+ * The same events with their series, in one statement: the series' key checks run at its end, when the
+ * events are there. DO UPDATE (a no-op) rather than DO NOTHING, so that series opened by an earlier
+ * hand-over come back too.
+ */
+const STORE_EVENTS_AND_SERIES: PreparedStatement = {
+  name: 'event_store_events_series',
+  text: `WITH stored AS (${INSERT_EVENTS})
+    INSERT INTO ${DELIVERY_SERIES_TABLE} (id, event_id, webhook_id, trigger)
+    SELECT gen_random_uuid(), p.event_id, p.webhook_id, 'event' FROM unnest($6::uuid[], $7::uuid[]) AS p(event_id, webhook_id)
+    WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = p.webhook_id)
+    ON CONFLICT (event_id, webhook_id) WHERE trigger = 'event' DO UPDATE SET trigger = EXCLUDED.trigger
+    RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished`,
+};
+
 /**
  * The webhooks context's event store: events, and one delivery series per event and webhook (and per
  * explicit redelivery). Deliveries point at their series; the series says whether anything is still owed.
@@ -61,32 +83,23 @@ export class EventStoreRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Keeps the events (once each) and opens the fan-out's series for the webhooks given, in one
-   * transaction; answers every series of these pairs, new or already there, with whether it is finished.
+   * Keeps the events (once each) and opens the fan-out's series for the webhooks given, in one statement
+   * (atomic, one round trip, no transaction to open and commit); answers every series of these pairs, new
+   * or already there, with whether it is finished.
    */
   async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
-    return this.db.transaction((tx) => this.storeFanOutIn(tx, events, pairs));
+    return this.storeFanOutIn(this.db, events, pairs);
   }
 
   /** The same within a transaction of the caller's, which commits the change the events are about with them. */
-  async storeFanOutIn(tx: Sql, events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
-      await tx.query(
-        `INSERT INTO ${EVENTS_TABLE} (id, organization_id, event_type, table_id, body)
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
-         ON CONFLICT (id) DO NOTHING`,
-        [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), events.map((e) => e.body)],
-      );
-      if (pairs.length === 0) return [];
-      // DO UPDATE (a no-op) rather than DO NOTHING, so that series opened by an earlier hand-over come back too.
-      const { rows } = await tx.query<FanOutSeries>(
-        `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, event_id, webhook_id, trigger)
-         SELECT gen_random_uuid(), p.event_id, p.webhook_id, 'event' FROM unnest($1::uuid[], $2::uuid[]) AS p(event_id, webhook_id)
-         WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = p.webhook_id)
-         ON CONFLICT (event_id, webhook_id) WHERE trigger = 'event' DO UPDATE SET trigger = EXCLUDED.trigger
-         RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished`,
-        [pairs.map((p) => p.eventId), pairs.map((p) => p.webhookId)],
-      );
-      return rows;
+  async storeFanOutIn(db: Sql, events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
+    const stored = [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), events.map((e) => e.body)];
+    if (pairs.length === 0) {
+      await db.query(STORE_EVENTS, stored);
+      return [];
+    }
+    const { rows } = await db.query<FanOutSeries>(STORE_EVENTS_AND_SERIES, [...stored, pairs.map((p) => p.eventId), pairs.map((p) => p.webhookId)]);
+    return rows;
   }
 
   /**

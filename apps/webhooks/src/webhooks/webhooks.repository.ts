@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, Sql } from '@platform/persistence';
+import { Database, PreparedStatement, Sql } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
 import { WEBHOOK_PURGES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 import type { Subscription } from '../dispatch/webhook-subscription';
@@ -9,6 +9,13 @@ import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 
 const COLUMNS = 'id, organization_id, name, url, events, table_ids, filter, filter_fields, watch_fields, filter_error, rate_limit, active, failed_at, created_at, updated_at';
 const SEALED_COLUMNS = `${COLUMNS}, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
+
+/** The fan-out asks it for every batch of events: prepared once per connection. */
+const ACTIVE_SUBSCRIPTIONS: PreparedStatement = {
+  name: 'webhooks_active_subscriptions',
+  text: `SELECT id, organization_id, events, table_ids, filter, filter_fields, watch_fields, filter_error
+    FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
+};
 
 export interface NewWebhook {
   id: string;
@@ -186,11 +193,7 @@ export class WebhooksRepository {
   /** Active webhooks of these organizations with what they subscribe to: what the fan-out matches events against. */
   async activeSubscriptions(organizationIds: string[]): Promise<Array<Subscription & AimedWebhook & { organization_id: string }>> {
     if (organizationIds.length === 0) return [];
-    const { rows } = await this.db.query<Subscription & AimedWebhook & { organization_id: string }>(
-      `SELECT id, organization_id, events, table_ids, filter, filter_fields, watch_fields, filter_error
-       FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
-      [organizationIds],
-    );
+    const { rows } = await this.db.query<Subscription & AimedWebhook & { organization_id: string }>(ACTIVE_SUBSCRIPTIONS, [organizationIds]);
     return rows;
   }
 

@@ -1,4 +1,4 @@
-import type { NatsConnection, Subscription } from 'nats';
+import type { JetStreamClient, NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { Database, Outbox, OutboxEntry, Sql } from '@platform/persistence';
 import type { LargePayloads } from './large-payloads';
@@ -55,6 +55,8 @@ export class OutboxRelay {
   private notified = false;
   private subscription?: Subscription;
   private readonly payloads: LargePayloads;
+  /** One client for every publish: `nc.jetstream()` builds a client and its API objects on each call. */
+  private readonly js: JetStreamClient;
   /** Failed publishes of events that others' success showed to be their own fault, by event id. */
   private readonly ownFailures = new Map<string, number>();
 
@@ -69,6 +71,7 @@ export class OutboxRelay {
     this.idleMs = options.idleMs ?? 1_000;
     this.gatherMs = options.gatherMs ?? 5;
     this.payloads = eventPayloads(nc);
+    this.js = nc.jetstream();
   }
 
   start(): void {
@@ -131,7 +134,7 @@ export class OutboxRelay {
   /** An event too large for one message goes as a claim check named by its id, so a retried publish replaces it. */
   private async publish(entry: OutboxEntry): Promise<void> {
     const { data, headers } = await this.payloads.seal(encoder.encode(entry.payload), undefined, entry.id);
-    await this.nc.jetstream().publish(entry.subject, data, { msgID: entry.id, headers });
+    await this.js.publish(entry.subject, data, { msgID: entry.id, headers });
   }
 
   /** Seconds since the oldest event still waiting was written; 0 when the outbox is empty. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@contracts';
 import { eventSubject } from '@contracts';
 import { afterCommit } from './commit-hooks';
-import type { Sql } from './database';
+import type { PreparedStatement, Sql } from './database';
 import { quoteIdent } from './identifiers';
 
 /** DDL of a context's outbox as its migrations create it, for the specs that make one in a scratch schema. */
@@ -66,10 +66,22 @@ export class Outbox {
   private readonly table: string;
   private announce?: () => void;
   private readonly parked: string;
+  /** What a relay runs for every batch and every poll, so each connection plans them once. */
+  private readonly takeStatement: PreparedStatement;
+  private readonly pendingStatement: PreparedStatement;
 
   constructor(readonly schema: string) {
     this.table = `${quoteIdent(schema)}.outbox`;
     this.parked = `${quoteIdent(schema)}.outbox_parked`;
+    // RETURNING promises no order; the outer SELECT restores the outbox's.
+    this.takeStatement = {
+      name: `outbox_take_${schema}`,
+      text: `WITH taken AS (
+         DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING seq, id, subject, payload::text AS payload)
+       SELECT * FROM taken ORDER BY seq`,
+    };
+    this.pendingStatement = { name: `outbox_pending_${schema}`, text: `SELECT 1 FROM ${this.table} LIMIT 1` };
   }
 
   /**
@@ -112,20 +124,13 @@ export class Outbox {
    * the relay a single round trip to Postgres between BEGIN and COMMIT.
    */
   async take(tx: Sql, limit: number): Promise<OutboxEntry[]> {
-    // RETURNING promises no order; the outer SELECT restores the outbox's.
-    const { rows } = await tx.query<OutboxEntry>(
-      `WITH taken AS (
-         DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING seq, id, subject, payload::text AS payload)
-       SELECT * FROM taken ORDER BY seq`,
-      [limit],
-    );
+    const { rows } = await tx.query<OutboxEntry>(this.takeStatement, [limit]);
     return rows;
   }
 
   /** One cheap statement, so that an idle relay does not open a transaction on every poll. */
   async hasPending(db: Sql): Promise<boolean> {
-    const { rowCount } = await db.query(`SELECT 1 FROM ${this.table} LIMIT 1`);
+    const { rowCount } = await db.query(this.pendingStatement);
     return Boolean(rowCount);
   }
 
