@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { GatewayConfig } from '../gateway.config';
 import { errorPayload, sendError, toAppError } from './error-reply';
+import { inexactNumber, pathOfNumber } from './exact-numbers';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
@@ -116,7 +117,8 @@ function pollutingKeyPath(value: unknown, path: string): string | undefined {
 /**
  * A request body -> its JSON value, or the error the client gets: a BAD_REQUEST for a body that is not
  * JSON in UTF-8, a VALIDATION_ERROR naming the path of a value no field can store (NUL, an unpaired
- * surrogate, a number that overflows to infinity) or of a key that would reach an object's prototype.
+ * surrogate, a number that overflows to infinity or that a double would round) or of a key that would
+ * reach an object's prototype.
  * The one place JSON enters the API.
  */
 export function parseJsonBody(contentType: string | undefined, body: Buffer): unknown {
@@ -135,6 +137,11 @@ export function parseJsonBody(contentType: string | undefined, body: Buffer): un
     throw AppError.validation(pollutingKeyPath(plain.value, '') ?? 'body', 'is not a known property');
   }
   assertStorableJson(value, '', text);
+  const inexact = inexactNumber(text);
+  if (inexact !== undefined) {
+    const path = pathOfNumber(value, Number(inexact)) ?? 'body';
+    throw AppError.validation(path, `has more significant digits than a number keeps exactly (${inexact}); send at most 15, or a text field`);
+  }
   return value;
 }
 

@@ -61,4 +61,20 @@ describe('JSON bodies', () => {
     // A constructor key that is not an object with a prototype is data like any other.
     expect(parseJsonBody('application/json', Buffer.from('{"data":{"constructor":"x"}}'))).toEqual({ data: { constructor: 'x' } });
   });
+
+  it('refuses a number a double would round, naming its path, and takes long ones a double holds', () => {
+    expect(refusal('application/json', '{"data":{"title":"123456789012345678901234567890","amount":123456789012345678901234567890}}').details).toEqual({
+      field: 'data.amount',
+      reason: expect.stringContaining('123456789012345678901234567890'),
+    });
+    expect(refusal('application/json', '{"rows":[{"data":{"n":1}},{"data":{"n":9007199254740993}}]}').details).toEqual({ field: 'rows[1].data.n', reason: expect.stringContaining('significant digits') });
+    expect(refusal('application/json', '{"n":0.12345678901234567890}').details).toEqual({ field: 'n', reason: expect.any(String) });
+    // Under the smallest double it would be stored as 0.
+    expect(refusal('application/json', '{"n":123456789012345678901234567890e-10000}').details).toEqual({ field: 'n', reason: expect.any(String) });
+    expect(refusal('application/json', '{"a":[1,2,{"n":1e-400}]}').details).toEqual({ field: 'a[2].n', reason: expect.stringContaining('1e-400') });
+    for (const exact of ['0.30000000000000004', '9007199254740992', '1.0000000000000000', '-12345678901234.5', '1e308', '1.5e-10', '1e-300', '5e-324']) {
+      const text = `{"n":${exact},"s":"12345678901234567890"}`;
+      expect(parseJsonBody('application/json', Buffer.from(text))).toEqual({ n: JSON.parse(exact), s: '12345678901234567890' });
+    }
+  });
 });
