@@ -20,7 +20,7 @@ const checksInFlight = gauge('domain_rechecks_in_flight', 'Background domain che
 export class DomainRecheckJob implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DomainRecheckJob');
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly loop = new BackgroundLoop(this.logger, () => this.claim(), { failure: 'claiming due domains failed', idleMs: POLL_MS, backoffMs: POLL_MS });
+  private readonly loop = new BackgroundLoop(this.logger, () => this.claim(), { name: 'domain-rechecks', owner: 'domains', failure: 'claiming due domains failed', idleMs: POLL_MS, backoffMs: POLL_MS });
 
   constructor(
     private readonly repository: DomainsRepository,

@@ -12,7 +12,7 @@ const PRUNE_BATCH = 1_000;
 @Injectable()
 export class IdempotencyPruner implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('IdempotencyPruner');
-  private readonly job = new PeriodicJob(() => this.prune(), PRUNE_EVERY_MS);
+  private readonly job = new PeriodicJob(() => this.prune(), PRUNE_EVERY_MS, { name: 'idempotency-key-pruning', owner: 'gateway' });
 
   constructor(private readonly keys: IdempotencyRepository) {}
 

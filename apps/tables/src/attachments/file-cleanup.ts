@@ -31,6 +31,8 @@ export function retryDelaySeconds(attempts: number): number {
 export class FileCleanup implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('FileCleanup');
   private readonly loop = new BackgroundLoop(this.logger, () => this.nextPass(), {
+    name: 'attachment-file-cleanup',
+    owner: 'tables',
     // The database itself failed: nothing was lost, the queue is still there.
     failure: 'file cleanup pass failed',
     idleMs: IDLE_MS,

@@ -31,7 +31,7 @@ class Stopping extends Error {}
 @Injectable()
 export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ImportWorker');
-  private readonly loop = new BackgroundLoop(this.logger, () => this.runNext(), { failure: 'import run failed', idleMs: 1_000, backoffMs: 1_000 });
+  private readonly loop = new BackgroundLoop(this.logger, () => this.runNext(), { name: 'imports', owner: 'tables', failure: 'import run failed', idleMs: 1_000, backoffMs: 1_000 });
   private reading?: Readable;
 
   constructor(

@@ -86,7 +86,7 @@ export async function forgetPendingIndex(db: Sql, indexName: string): Promise<vo
 @Injectable()
 export class PendingIndexes implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PendingIndexes');
-  private readonly job = new PeriodicJob(() => this.buildAll(), BUILD_INTERVAL_MS, { runAtStart: true });
+  private readonly job = new PeriodicJob(() => this.buildAll(), BUILD_INTERVAL_MS, { runAtStart: true, name: 'pending-index-builds', owner: 'tables' });
 
   constructor(private readonly db: Database) {}
 

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { connectRedis } from '@platform/service';
+import { backgroundWork, connectRedis, WorkHealth } from '@platform/service';
 import { Job, MinimalJob, Worker } from 'bullmq';
 import type IORedis from 'ioredis';
 import { WebhooksWorkerConfig } from '../webhooks.config';
@@ -13,6 +13,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly logger = new Logger('DeliveryWorker');
   private worker?: Worker<DeliveryJob>;
   private redis?: IORedis;
+  private readonly health = new WorkHealth();
 
   constructor(
     private readonly processor: DeliveryProcessor,
@@ -43,7 +44,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           retryDelay(delays, (job?.data.attemptsBefore ?? 0) + attemptsMade),
       },
     });
-    this.worker.on('error', (error) => this.logger.error({ err: error }, 'delivery worker error'));
+    this.worker.on('error', (error) => {
+      this.health.failed(error);
+      this.logger.error({ err: error }, 'delivery worker error');
+    });
+    // An attempt that ends, delivered or not, shows the worker taking jobs; a receiver's failure is its own.
+    this.worker.on('completed', () => this.health.succeeded());
+    this.worker.on('failed', () => this.health.succeeded());
+    backgroundWork.register({
+      name: 'delivery-worker',
+      owner: 'webhooks',
+      schedule: `per job of the ${config.WEBHOOK_QUEUE} queue, ${config.WEBHOOK_WORKER_CONCURRENCY} at a time`,
+      health: () => ({ ...this.health.report(), running: this.worker?.isRunning() ?? false }),
+    });
     this.logger.log({ queue: config.WEBHOOK_QUEUE, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, delays }, 'delivery worker started');
   }
 
@@ -53,6 +66,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     // Jobs waiting here for a slot take one the usual way or are parked, instead of each waiting for an attempt.
     this.slots.close();
     await closing;
+    backgroundWork.remove('delivery-worker');
     this.redis?.disconnect();
   }
 }

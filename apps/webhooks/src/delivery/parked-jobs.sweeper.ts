@@ -17,6 +17,7 @@ export class ParkedJobsSweeper implements OnApplicationBootstrap, BeforeApplicat
   private readonly job = new PeriodicJob(
     () => this.sweep().catch((error: unknown) => this.logger.warn({ err: error }, 'sweep of parked deliveries failed; the next one retries')),
     SWEEP_INTERVAL_MS,
+    { name: 'parked-delivery-sweep', owner: 'webhooks' },
   );
 
   constructor(

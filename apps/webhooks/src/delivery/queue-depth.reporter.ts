@@ -15,6 +15,7 @@ export class QueueDepthReporter implements OnApplicationBootstrap, OnApplication
         () => undefined,
       ),
     5_000,
+    { name: 'delivery-queue-depth', owner: 'webhooks' },
   );
 
   constructor(private readonly deliveryQueue: DeliveryQueue) {}

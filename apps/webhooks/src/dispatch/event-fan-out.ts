@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
-import { NATS_CONNECTION } from '@platform/service';
+import { backgroundWork, NATS_CONNECTION, WorkHealth } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
 import { deliveryJob } from '../delivery/delivery-job';
 import { eventsConsumed, jobsEnqueued } from '../delivery/delivery-metrics';
@@ -43,6 +43,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   private consuming = false;
   private pending: JsMsg[] = [];
   private flushing?: Promise<void>;
+  private readonly health = new WorkHealth();
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -76,6 +77,12 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     const consumer = await this.nc.jetstream().consumers.get(EVENTS_STREAM, durable);
     this.messages = await consumer.consume({ max_messages: 2 * MAX_BATCH, expires: PULL_EXPIRES_MS });
     this.consuming = true;
+    backgroundWork.register({
+      name: 'event-fan-out',
+      owner: 'webhooks',
+      schedule: `per event of the JetStream consumer ${durable} on ${EVENTS_STREAM}`,
+      health: () => ({ ...this.health.report(), running: this.consuming }),
+    });
     this.reading = this.read(this.messages);
     this.logger.log({ durable }, 'event fan-out consuming');
   }
@@ -90,6 +97,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     await this.messages?.close().catch(() => undefined);
     await this.reading;
     await this.flushing;
+    backgroundWork.remove('event-fan-out');
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
@@ -99,6 +107,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         this.kick();
       }
     } catch (error) {
+      this.health.failed(error);
       this.logger.error({ err: error }, 'event consumer stopped');
     } finally {
       this.consuming = false;
@@ -117,6 +126,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   private async flush(): Promise<void> {
     while (this.pending.length > 0) {
       await this.fanOut(this.pending.splice(0, MAX_BATCH));
+      this.health.succeeded();
     }
   }
 

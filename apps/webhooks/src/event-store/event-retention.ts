@@ -18,7 +18,7 @@ const pruned = counter('webhook_event_pruned_total', 'Rows pruned from the event
 @Injectable()
 export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('EventRetention');
-  private readonly job = new PeriodicJob(() => this.prune(), PRUNE_INTERVAL_MS, { runAtStart: true });
+  private readonly job = new PeriodicJob(() => this.prune(), PRUNE_INTERVAL_MS, { runAtStart: true, name: 'event-retention', owner: 'webhooks' });
 
   constructor(
     private readonly store: EventStoreRepository,

@@ -13,7 +13,7 @@ const recoveryRuns = counter('webhook_recoveries_total', 'Recoveries run in the 
 @Injectable()
 export class RecoveryRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RecoveryRunner');
-  private readonly job = new PeriodicJob(() => this.runQueued(), POLL_INTERVAL_MS, { runAtStart: true });
+  private readonly job = new PeriodicJob(() => this.runQueued(), POLL_INTERVAL_MS, { runAtStart: true, name: 'webhook-recoveries', owner: 'webhooks' });
 
   constructor(
     private readonly recoveries: RecoveriesRepository,

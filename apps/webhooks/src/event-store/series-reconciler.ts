@@ -28,7 +28,7 @@ export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationSh
     private readonly deliveryQueue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
   ) {
-    this.job = new PeriodicJob(() => this.reconcile(), config.WEBHOOK_RECONCILE_INTERVAL_MS);
+    this.job = new PeriodicJob(() => this.reconcile(), config.WEBHOOK_RECONCILE_INTERVAL_MS, { name: 'delivery-reconciliation', owner: 'webhooks' });
   }
 
   onApplicationBootstrap(): void {

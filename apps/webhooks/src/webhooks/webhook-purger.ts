@@ -18,7 +18,7 @@ const purged = counter('webhook_purged_rows_total', 'Series and delivery records
 @Injectable()
 export class WebhookPurger implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WebhookPurger');
-  private readonly job = new PeriodicJob(() => this.purge(), PURGE_INTERVAL_MS, { runAtStart: true });
+  private readonly job = new PeriodicJob(() => this.purge(), PURGE_INTERVAL_MS, { runAtStart: true, name: 'webhook-purges', owner: 'webhooks' });
 
   constructor(
     private readonly purges: WebhookPurgesRepository,

@@ -1,24 +1,11 @@
-import type { JetStreamClient, NatsConnection, Subscription } from 'nats';
+import type { JetStreamClient, NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { Database, Outbox, OutboxEntry, Sql } from '@platform/persistence';
 import type { LargePayloads } from './large-payloads';
-import { outboxWakeSubject } from './outbox-wake';
 import { eventPayloads } from './payload-buckets';
 
 export interface OutboxRelayOptions {
   batchSize?: number;
-  /**
-   * Pause between polls when the outbox is empty and no writer announces a commit: the safety net for a
-   * lost wake, and how late an entry written by a process that does not announce (the admin tool) leaves.
-   */
-  idleMs?: number;
-  /**
-   * The shortest time from one batch's start to the next while batches come out small: commits that land
-   * in it leave together, in one transaction and one round of publishes, instead of one batch each.
-   */
-  gatherMs?: number;
-  /** Told how many events each batch published (for metrics). */
-  onPublished?: (count: number) => void;
   /** Told how many events were set aside (for metrics). */
   onParked?: (count: number) => void;
 }
@@ -32,11 +19,10 @@ export const PUBLISH_ATTEMPTS_BEFORE_PARKING = 3;
 const encoder = new TextEncoder();
 
 /**
- * Publishes a context's outbox to JetStream. A batch is taken out of the outbox (FOR UPDATE SKIP LOCKED)
- * and published with the event id as message id before its transaction commits: several relays share the work,
+ * Publishes a context's outbox to JetStream, one batch a call (the process's background loop calls it:
+ * OutboxRelayModule in @platform/service). A batch is taken out of the outbox (FOR UPDATE SKIP LOCKED) and
+ * published with the event id as message id before its transaction commits: several relays share the work,
  * and a relay that dies mid-batch leaves its rows to be published again, which JetStream drops as duplicates.
- * Writers announce their commits on a core NATS subject (outboxAnnouncer), which ends the relay's wait;
- * with no announcement it polls every idleMs.
  *
  * An event too large for one message is published as a claim check (LargePayloads). An event whose
  * publish keeps failing while the events around it go out is set aside in the outbox's parked table
@@ -44,16 +30,7 @@ const encoder = new TextEncoder();
  * operator puts it back (`admin outbox retry`).
  */
 export class OutboxRelay {
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
-  private wakeOnCommit?: () => void;
-  private readonly batchSize: number;
-  private readonly idleMs: number;
-  private readonly gatherMs: number;
-  /** A commit was announced since the current batch started. */
-  private notified = false;
-  private subscription?: Subscription;
+  readonly batchSize: number;
   private readonly payloads: LargePayloads;
   /** One client for every publish: `nc.jetstream()` builds a client and its API objects on each call. */
   private readonly js: JetStreamClient;
@@ -68,29 +45,8 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
-    this.idleMs = options.idleMs ?? 1_000;
-    this.gatherMs = options.gatherMs ?? 5;
     this.payloads = eventPayloads(nc);
     this.js = nc.jetstream();
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.subscription = this.nc.subscribe(outboxWakeSubject(this.outbox.schema), {
-      callback: () => {
-        this.notified = true;
-        this.wakeOnCommit?.();
-      },
-    });
-    this.loop = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    this.subscription?.unsubscribe();
-    this.wake?.();
-    await this.loop;
   }
 
   /** Publishes one batch; answers how many events left the outbox. */
@@ -140,48 +96,5 @@ export class OutboxRelay {
   /** Seconds since the oldest event still waiting was written; 0 when the outbox is empty. */
   lagSeconds(): Promise<number> {
     return this.outbox.lagSeconds(this.database);
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    let idle = false;
-    let lastStart = 0;
-    while (this.running) {
-      try {
-        const announced = this.notified;
-        this.notified = false;
-        if (idle && !announced && !(await this.outbox.hasPending(this.database))) {
-          await this.pause(this.idleMs);
-          continue;
-        }
-        const gather = lastStart + this.gatherMs - performance.now();
-        if (gather > 0) await this.pause(gather, false);
-        lastStart = performance.now();
-        const count = await this.relayBatch();
-        if (count > 0) this.options.onPublished?.(count);
-        failures = 0;
-        idle = count === 0;
-        if (count < this.batchSize) await this.pause(this.idleMs);
-      } catch (error) {
-        failures += 1;
-        this.logger.warn({ err: error, schema: this.outbox.schema }, 'outbox relay batch failed; will retry');
-        await this.pause(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)), false);
-      }
-    }
-  }
-
-  /** Waits `ms`; stop() ends any wait, an announced commit ends it unless `untilCommit` is false. */
-  private pause(ms: number, untilCommit = true): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    if (untilCommit && this.notified) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      const wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.wake = wake;
-      this.wakeOnCommit = untilCommit ? wake : undefined;
-    });
   }
 }

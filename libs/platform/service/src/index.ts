@@ -10,3 +10,4 @@ export * from './redis.module';
 export * from './outbox-relay.module';
 export * from './outbox-wake.module';
 export * from './background-jobs';
+export * from './background-work';

@@ -1,6 +1,7 @@
 import { Controller, Get, Header, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { PROCESS_ID_HEADER } from '@platform/runner';
+import { backgroundWork } from '../background-work';
 import { metricsRegistry } from '../metrics';
 import { HealthChecks } from './health-checks';
 
@@ -29,6 +30,13 @@ export class HealthController {
     const notServing = this.checks.notServing;
     if (notServing) throw new ServiceUnavailableException({ status: notServing });
     return this.health.check(this.checks.all());
+  }
+
+  /** What this process does on its own (loops, periodic jobs, relays, queue consumers) and how each fares. */
+  @Get('health/background')
+  @Header(PROCESS_ID_HEADER, String(process.pid))
+  background() {
+    return { work: backgroundWork.list() };
   }
 
   @Get('metrics')
