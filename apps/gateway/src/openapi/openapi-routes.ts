@@ -24,7 +24,7 @@ export function serveIndex(fastify: FastifyInstance, title: string): void {
     docs: DOCS_PATH,
     openapi: OPENAPI_JSON_PATH,
     console: CONSOLE_PATH,
-    authentication: 'Authorization: Bearer <API key> on every /v1 request but these',
+    authentication: 'Authorization: Bearer <API key> on every /v1 request except this index, docs, openapi and console',
   };
   for (const url of INDEX_PATHS) fastify.get(url, async () => index);
 }

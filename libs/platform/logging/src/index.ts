@@ -1,2 +1,3 @@
 export * from './logger';
 export * from './logging.module';
+export * from './service-logger';

@@ -1,6 +1,7 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { createLogger } from './logger';
+import { ServiceLogger } from './service-logger';
 
 /**
  * nestjs-pino wired to our JSON logger, as Nest's logger only. No request is logged on success, so no
@@ -9,5 +10,9 @@ import { createLogger } from './logger';
  * request id they would add; error logs name the request id themselves.
  */
 export function loggingModule(app: string, level: string): DynamicModule {
-  return LoggerModule.forRoot({ forRoutes: [], pinoHttp: { logger: createLogger(app, level) } });
+  const pino = LoggerModule.forRoot({ forRoutes: [], pinoHttp: { logger: createLogger(app, level) } });
+  return { module: ServiceLoggingModule, imports: [pino], providers: [ServiceLogger], exports: [pino, ServiceLogger], global: true };
 }
+
+@Module({})
+class ServiceLoggingModule {}

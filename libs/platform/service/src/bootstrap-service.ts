@@ -3,10 +3,9 @@ import { DiscoveryService, NestFactory } from '@nestjs/core';
 import { CustomStrategy } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceConfig } from '@platform/config';
-import { createLogger } from '@platform/logging';
+import { createLogger, ServiceLogger } from '@platform/logging';
 import { InputValidationPipe } from '@platform/errors';
 import { boundHandlers, connectNats, InFlightRequests, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
-import { Logger } from 'nestjs-pino';
 import { HealthChecks } from './health/health-checks';
 import { ProbesModule } from './health/health.module';
 import { DrainingNatsServer } from './draining-nats-server';
@@ -42,7 +41,7 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
     bufferLogs: true,
     ...http?.options,
   });
-  const logger = app.get(Logger);
+  const logger = app.get(ServiceLogger);
   app.useLogger(logger);
   let operations: OperationServer | undefined;
   if (options.queue) {
