@@ -107,6 +107,15 @@ export class ImportRunner {
     let columns: ColumnMap | undefined;
     let batch: Line[] = [];
     const writing = () => job.onError === 'skip' || tally.rowsFailed === 0;
+    // The batch being written: the file is read and checked on while Postgres writes it, and the next
+    // batch waits for it (one statement at a time on the transaction's connection, in the file's order).
+    let written: Promise<void> = Promise.resolve();
+    const next = async (lines: Line[]) => {
+      await written;
+      written = this.write(tx, table, key, lines, tally, writing());
+      // Seen by the next batch's await, or the last one's; never unhandled in between.
+      written.catch(() => undefined);
+    };
     try {
       for await (const record of fileRecords(bytes, job.format)) {
         if (job.onError === 'abort' && tally.errors.length >= MAX_IMPORT_ERRORS) break;
@@ -131,16 +140,18 @@ export class ImportRunner {
           tally.fail(record.line, problemOf(error));
         }
         if (batch.length >= IMPORT_BATCH_LINES) {
-          await this.write(tx, table, key, batch, tally, writing());
+          await next(batch);
           batch = [];
         }
       }
     } catch (error) {
+      await written.catch(() => undefined);
       if (!(error instanceof UnreadableFile)) throw error;
       tally.fail(error.line, new LineProblem(null, 'BAD_REQUEST', `line ${error.line}: the file ${error.message}`));
       return tally.outcome('failed');
     }
-    await this.write(tx, table, key, batch, tally, writing());
+    await next(batch);
+    await written;
     if (job.format === 'csv' && !columns) tally.fail(1, new LineProblem(null, 'BAD_REQUEST', 'line 1: the file is empty: a CSV import needs a header line'));
     return tally.outcome(job.onError === 'abort' && tally.rowsFailed > 0 ? 'failed' : 'completed');
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ImportFormat, ImportMode, ImportOnError, ImportProblem, ImportStatus, ImportView } from '@contracts';
 import { Database, Sql } from '@platform/persistence';
+import { JobQueue } from '../jobs/job-queue';
+import type { JobSource } from '../jobs/job-runner';
 import { IMPORTS_TABLE } from '../tables-schema';
 
 export interface ImportJob {
@@ -49,9 +51,6 @@ export interface ImportOutcome {
   errors: ImportProblem[];
 }
 
-/** Unfinished imports a claim looks at; more than this many held at once by other processes is not expected. */
-const CLAIM_CANDIDATES = 20;
-
 function view(row: ImportRow): ImportView {
   return {
     id: row.id,
@@ -88,8 +87,13 @@ function job(row: ImportRow): ImportJob {
 
 /** Imports and their progress. Unfinished ones are `queued` or `running`; at most one of a table (a unique index). */
 @Injectable()
-export class ImportsRepository {
-  constructor(private readonly db: Database) {}
+export class ImportsRepository implements JobSource<ImportJob> {
+  private readonly queue: JobQueue<ImportRow>;
+
+  constructor(private readonly db: Database) {
+    // A run starts from the beginning: what an earlier run counted is gone with its rolled-back rows.
+    this.queue = new JobQueue(db, IMPORTS_TABLE, ", rows_created = 0, rows_updated = 0, rows_failed = 0, errors = '[]'");
+  }
 
   /** Answers undefined when the table already has an unfinished import. */
   async insert(organizationId: string, tableId: string, spec: Omit<ImportJob, 'organizationId' | 'tableId' | 'attempts'>): Promise<ImportView | undefined> {
@@ -130,36 +134,23 @@ export class ImportsRepository {
     return Boolean(rowCount);
   }
 
-  /**
-   * Claims the oldest unfinished import nobody holds, for the caller's transaction: a transaction-scoped
-   * advisory lock on its id holds it until that transaction ends or its connection dies, so a `running`
-   * import is free again exactly when the process that ran it is gone. (A row lock would do the same, but
-   * would also stop the progress that another connection writes to the row every second.)
-   */
   async claim(tx: Sql): Promise<ImportJob | undefined> {
-    const { rows } = await tx.query<ImportRow>(`SELECT * FROM ${IMPORTS_TABLE} WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT ${CLAIM_CANDIDATES}`);
-    for (const row of rows) {
-      const { rows: held } = await tx.query<{ held: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('${IMPORTS_TABLE}'), hashtext($1)) AS held`, [row.id]);
-      if (!held[0].held) continue;
-      // Read again under the lock: the holder that just let go may have finished it.
-      const { rowCount } = await tx.query(`SELECT 1 FROM ${IMPORTS_TABLE} WHERE id = $1 AND status IN ('queued', 'running')`, [row.id]);
-      if (rowCount) return job(row);
-    }
-    return undefined;
+    const row = await this.queue.claim(tx);
+    return row && job(row);
   }
 
-  /** Outside the import's transaction, so readers see it move. */
-  async progress(importId: string, rowsDone: number, started = false): Promise<void> {
-    await this.db.query(
-      `UPDATE ${IMPORTS_TABLE} SET rows_done = $2${started ? `, status = 'running', started_at = now(), rows_created = 0, rows_updated = 0, rows_failed = 0, errors = '[]', attempts = attempts + 1` : ''}
-       WHERE id = $1 AND status IN ('queued', 'running')`,
-      [importId, rowsDone],
-    );
+  started(importId: string): Promise<void> {
+    return this.queue.started(importId);
   }
 
+  progress(importId: string, rowsDone: number): Promise<void> {
+    return this.queue.progress(importId, rowsDone);
+  }
+
+  /** In the run's transaction, which began with the claim: `finished_at` is the clock's time, not the transaction's start. */
   async finish(db: Sql, importId: string, outcome: ImportOutcome): Promise<void> {
     await db.query(
-      `UPDATE ${IMPORTS_TABLE} SET status = $2, rows_done = $3, rows_created = $4, rows_updated = $5, rows_failed = $6, errors = $7, finished_at = now()
+      `UPDATE ${IMPORTS_TABLE} SET status = $2, rows_done = $3, rows_created = $4, rows_updated = $5, rows_failed = $6, errors = $7, finished_at = clock_timestamp()
        WHERE id = $1`,
       [importId, outcome.status, outcome.rowsDone, outcome.rowsCreated, outcome.rowsUpdated, outcome.rowsFailed, JSON.stringify(outcome.errors)],
     );
