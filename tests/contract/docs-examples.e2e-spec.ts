@@ -6,6 +6,8 @@ import { createTestOrg, REPO_ROOT, sdkClient, TestOrg } from '@platform/testing'
 import { nightlySync } from '../../docs/examples/nightly-sync';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { importSpreadsheet } from '../../docs/examples/spreadsheet-import';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { exportTopScores } from '../../docs/examples/table-export';
 
 const docs = (path: string) => readFileSync(resolve(REPO_ROOT, path), 'utf8');
 
@@ -29,7 +31,7 @@ describe('the examples of docs/data-in-and-out.md', () => {
     tableId = created.data?.data.id ?? '';
   });
 
-  it.each(['nightly-sync.ts', 'spreadsheet-import.ts'])('shows %s as it is', (file) => {
+  it.each(['nightly-sync.ts', 'spreadsheet-import.ts', 'table-export.ts'])('shows %s as it is', (file) => {
     expect(docs('docs/data-in-and-out.md')).toContain(`\`\`\`ts\n${docs(`docs/examples/${file}`)}`);
   });
 
@@ -46,5 +48,10 @@ describe('the examples of docs/data-in-and-out.md', () => {
     const result = await importSpreadsheet(sdkClient(org.key), tableId, csv);
     expect(result).toMatchObject({ status: 'completed', rows_created: 2, rows_failed: 1 });
     expect(result.errors).toEqual([expect.objectContaining({ line: 3, field: 'email' })]);
+  });
+
+  it('exports the top scores as CSV, highest first', async () => {
+    // After the two above: the sync's 150 records (p3 scoring 1000) and the spreadsheet's two rows.
+    expect(await exportTopScores(sdkClient(org.key), tableId, 148)).toBe('email,score\np3@example.com,1000\np149@example.com,149\np148@example.com,148\n');
   });
 });

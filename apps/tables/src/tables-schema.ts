@@ -9,6 +9,7 @@ import { Imports1764700000000 } from './migrations/1764700000000-imports';
 import { OutboxAnnounced1764450000000 } from './migrations/1764450000000-outbox-announced';
 import { OutboxParked1764600000000 } from './migrations/1764600000000-outbox-parked';
 import { SearchableFields1764800000000 } from './migrations/1764800000000-searchable-fields';
+import { Exports1764900000000 } from './migrations/1764900000000-exports';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -17,6 +18,7 @@ export const USER_TABLES_TABLE = `${TABLES_SCHEMA}.user_tables`;
 export const FIELDS_TABLE = `${TABLES_SCHEMA}.fields`;
 export const ROW_COUNTS_TABLE = `${TABLES_SCHEMA}.row_counts`;
 export const IMPORTS_TABLE = `${TABLES_SCHEMA}.imports`;
+export const EXPORTS_TABLE = `${TABLES_SCHEMA}.exports`;
 
 export const TABLES_OUTBOX = new Outbox(TABLES_SCHEMA);
 
@@ -35,6 +37,7 @@ export function tablesSchema(url: string): SchemaOwner {
       PendingIndexes1764500100000,
       Imports1764700000000,
       SearchableFields1764800000000,
+      Exports1764900000000,
     ],
   };
 }

@@ -75,4 +75,10 @@ export class TablesConfig extends ServiceConfig {
   @Min(1)
   @Max(MAX_SINGLE_PUT_BYTES)
   IMPORT_MAX_BYTES = 1_073_741_824;
+
+  /** How long an export's file stays in storage after it is written (24 h); tests shorten it. */
+  @IsInt()
+  @Min(1)
+  @Max(30 * 24 * 60 * 60)
+  EXPORT_FILE_TTL_SECONDS = 86_400;
 }

@@ -7,6 +7,9 @@ import { ObjectStorage } from './attachments/object-storage';
 import { UploadsHandlers } from './attachments/uploads.handlers';
 import { UploadsRepository } from './attachments/uploads.repository';
 import { UploadsService } from './attachments/uploads.service';
+import { ExportsHandlers } from './exports/exports.handlers';
+import { ExportsRepository } from './exports/exports.repository';
+import { ExportsService } from './exports/exports.service';
 import { ImportsHandlers } from './imports/imports.handlers';
 import { ImportsRepository } from './imports/imports.repository';
 import { ImportsService } from './imports/imports.service';
@@ -41,6 +44,7 @@ export class TablesModule {
         RowBatchesHandlers,
         UploadsHandlers,
         ImportsHandlers,
+        ExportsHandlers,
         UserTableRepository,
         UserTableCache,
         TablesService,
@@ -50,6 +54,8 @@ export class TablesModule {
         RowUpsertsService,
         ImportsRepository,
         ImportsService,
+        ExportsRepository,
+        ExportsService,
         { provide: RowCursors, useValue: new RowCursors(config.rowCursorKey) },
         ...ATTACHMENT_PROVIDERS,
         PendingIndexes,

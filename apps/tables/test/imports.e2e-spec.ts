@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { importEnded, objectKey, readOrgEvents, storageClient, TEST_IMPORT_MAX_BYTES, uploadImportFile } from '@platform/testing';
+import { ROW_DATA_MAX_BYTES } from '@contracts';
+import { exportEnded, importEnded, objectKey, readOrgEvents, storageClient, TEST_IMPORT_MAX_BYTES, uploadImportFile } from '@platform/testing';
 import { createTable, newOrg, OrgClient } from './tables-fixtures';
 
 const FIELDS = [
@@ -173,6 +174,35 @@ describe('imports', () => {
     expect(result).toMatchObject({ status: 'completed', rows_created: 20_000 });
     expect((await org.api.get(`/tables/${tableId}`)).body.data.row_count).toBe(20_000);
     expect((await org.api.patch(`/tables/${tableId}`, { fields: [{ name: 'Later', field_type: 'text' }] })).status).toBe(200);
+  });
+
+  it('imports a row of 512 KiB, refuses one a byte larger by its line, and exports the large row back whole', async () => {
+    const created = await createTable(
+      org.api,
+      Array.from({ length: 6 }, (_, i) => ({ name: `Part ${i + 1}`, field_type: 'long_text' })),
+    );
+    const slugs: string[] = created.detail.fields.map((field: { slug: string }) => field.slug);
+    // Six long texts (at most 100,000 characters each) whose data is exactly `bytes` of JSON.
+    const rowOfSize = (bytes: number, fill: string) => {
+      let left = bytes - JSON.stringify(Object.fromEntries(slugs.map((slug) => [slug, '']))).length;
+      return Object.fromEntries(slugs.map((slug) => {
+        const length = Math.min(left, 100_000);
+        left -= length;
+        return [slug, fill.repeat(length)];
+      }));
+    };
+    const largest = rowOfSize(ROW_DATA_MAX_BYTES, 'x');
+    const over = rowOfSize(ROW_DATA_MAX_BYTES + 1, 'y');
+    expect([JSON.stringify(largest).length, JSON.stringify(over).length]).toEqual([ROW_DATA_MAX_BYTES, ROW_DATA_MAX_BYTES + 1]);
+    const line = (row: Record<string, string>) => slugs.map((slug) => row[slug]).join(',');
+    const { result } = await imported(created.id, `${slugs.join(',')}\n${line(largest)}\n${line(over)}\n`, { on_error: 'skip' });
+    expect(result).toMatchObject({ status: 'completed', rows_created: 1, rows_failed: 1 });
+    expect(result.errors).toEqual([expect.objectContaining({ line: 3, field: 'data', code: 'VALIDATION_ERROR' })]);
+    expect((await org.api.get(`/tables/${created.id}/rows`)).body.data.map((row: any) => row.data)).toEqual([largest]);
+
+    const started = await org.api.post(`/tables/${created.id}/exports`, { format: 'ndjson' });
+    const done = await exportEnded(org.api, created.id, started.body.data.id);
+    expect(JSON.parse(await (await fetch(done.download_url)).text())).toEqual(largest);
   });
 
   async function expectGone(key: string): Promise<void> {

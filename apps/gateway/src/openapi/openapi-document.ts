@@ -13,6 +13,7 @@ const TAGS: [string, string][] = [
   ['rows', 'Rows of a table: create, read, update, delete; lists filtered, sorted and paged'],
   ['uploads', 'Presigned uploads of the files that attachment fields hold, and of files to import'],
   ['imports', 'Imports of CSV and NDJSON files into a table, run in the background'],
+  ['exports', "Exports of a table's rows to CSV and NDJSON files, run in the background"],
   ['webhooks', 'Signed HTTP notifications of events, their deliveries and test sends'],
   ['domains', 'Email domains, their DNS verification and their email addresses'],
   ['calendar', 'The weekly availability'],

@@ -38,6 +38,11 @@ export class ObjectDeletionsRepository {
     );
   }
 
+  /** Queues an object that is to stay in storage for `keepSeconds` from now (an export's file), by the clock: a long transaction began earlier. */
+  async enqueueLater(db: Sql, objectKey: string, keepSeconds: number): Promise<void> {
+    await db.query(`INSERT INTO tables.object_deletions (object_key, due_at) VALUES ($1, clock_timestamp() + make_interval(secs => $2))`, [objectKey, keepSeconds]);
+  }
+
   /** Queues every file the rows hold in these attachment columns, before the columns are dropped. */
   async enqueueColumns(db: Sql, table: UserTable, fields: readonly Field[]): Promise<void> {
     for (const field of fields) {

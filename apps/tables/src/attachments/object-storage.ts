@@ -7,18 +7,25 @@ import { TablesConfig } from '../tables.config';
  * The AWS SDK, loaded on the first storage call rather than at start-up: it is the largest thing the
  * service would otherwise hold in memory, and a process that sees no upload never needs it.
  */
-type Sdk = typeof import('@aws-sdk/client-s3') & Pick<typeof import('@aws-sdk/s3-request-presigner'), 'getSignedUrl'>;
+type Sdk = typeof import('@aws-sdk/client-s3') & Pick<typeof import('@aws-sdk/s3-request-presigner'), 'getSignedUrl'> & Pick<typeof import('@aws-sdk/lib-storage'), 'Upload'>;
 let sdk: Promise<Sdk> | undefined;
 const loadSdk = (): Promise<Sdk> =>
-  (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]).then(([s3, presigner]) => ({
+  (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner'), import('@aws-sdk/lib-storage')]).then(([s3, presigner, storage]) => ({
     ...s3,
     getSignedUrl: presigner.getSignedUrl,
+    Upload: storage.Upload,
   })));
 
 /** How long a client has to PUT the bytes of an upload. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 /** How long a file's download link works after the read that made it. */
 export const DOWNLOAD_URL_TTL_SECONDS = 60 * 60;
+/**
+ * Parts of a streamed upload: S3's smallest, so a stream of any length holds at most UPLOAD_PARTS_IN_FLIGHT
+ * of them in memory (20 MiB), enough in flight that the stream rarely waits on storage.
+ */
+const UPLOAD_PART_BYTES = 5 * 1024 * 1024;
+const UPLOAD_PARTS_IN_FLIGHT = 4;
 /** S3 deletes at most this many keys in one request. */
 export const DELETE_BATCH = 1_000;
 
@@ -123,6 +130,27 @@ export class ObjectStorage implements OnApplicationShutdown {
       return object.Body as Readable;
     } catch (error) {
       throw new StorageUnavailable('GET', error);
+    }
+  }
+
+  /**
+   * Writes a stream of unknown length to `key`, part by part as it comes (a multipart upload, or one PUT
+   * when it is short), in constant memory. A stream that fails fails the upload, which leaves no object.
+   */
+  async write(key: string, body: Readable, contentType: string): Promise<void> {
+    const { sdk, client } = await this.sdk();
+    const upload = new sdk.Upload({
+      client,
+      params: { Bucket: this.bucket, Key: key, Body: body, ContentType: contentType },
+      partSize: UPLOAD_PART_BYTES,
+      queueSize: UPLOAD_PARTS_IN_FLIGHT,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      // The stream's own failure (the database, the process stopping) says more than the upload's.
+      if (body.errored) throw body.errored;
+      throw new StorageUnavailable('upload', error);
     }
   }
 

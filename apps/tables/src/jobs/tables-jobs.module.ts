@@ -4,6 +4,8 @@ import { AttachmentFiles } from '../attachments/attachment-files';
 import { ObjectDeletionsRepository } from '../attachments/object-deletions.repository';
 import { ObjectStorage } from '../attachments/object-storage';
 import { UploadsRepository } from '../attachments/uploads.repository';
+import { ExportWorker } from '../exports/export-worker';
+import { ExportsRepository } from '../exports/exports.repository';
 import { ImportRunner } from '../imports/import-runner';
 import { ImportWorker } from '../imports/import-worker';
 import { ImportsRepository } from '../imports/imports.repository';
@@ -14,7 +16,7 @@ import { TABLES_OUTBOX } from '../tables-schema';
 import { TablesJobsConfig } from './tables-jobs.config';
 
 /**
- * The tables context's background jobs (imports), claimed from Postgres: long work that holds a connection
+ * The tables context's background jobs (imports, exports), claimed from Postgres: long work that holds a connection
  * and streams files runs here, away from the processes that answer requests. It answers no requests, so it
  * scales on its own.
  */
@@ -36,6 +38,8 @@ export class TablesJobsModule {
         ImportsRepository,
         ImportRunner,
         ImportWorker,
+        ExportsRepository,
+        ExportWorker,
       ],
     };
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { migrateSchema } from '@platform/persistence';
 import { Client } from 'pg';
 import { tablesSchema } from '../tables-schema';
+import { SearchableFields1764800000000 } from './1764800000000-searchable-fields';
 import { fieldColumnName, fieldSearchIndexName, rowsTableName } from '../storage/identifiers';
 
 // Runs against the real Postgres, in a database of its own.
@@ -14,7 +15,9 @@ describe('the searchable-fields migration on fields that existed before it', () 
   const db = new Client({ connectionString: url });
   const tableId = randomUUID();
   const storage = rowsTableName(tableId);
-  const migrations = tablesSchema(url).migrations as Array<new () => unknown>;
+  // The migrations up to this one, which later ones do not concern.
+  const all = tablesSchema(url).migrations as Array<new () => unknown>;
+  const migrations = all.slice(0, all.indexOf(SearchableFields1764800000000) + 1);
   // A built trigram index, one still pending, one whose index an operator dropped, and a number field.
   const fields = { built: randomUUID(), pending: randomUUID(), dropped: randomUUID(), number: randomUUID() };
 

@@ -9,3 +9,5 @@ export * from './tables.operations';
 export * from './rows.operations';
 export * from './uploads.operations';
 export * from './imports.operations';
+export * from './export.dto';
+export * from './exports.operations';

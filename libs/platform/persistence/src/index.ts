@@ -7,3 +7,4 @@ export * from './outbox';
 export * from './pg-errors';
 export * from './query-scope';
 export * from './scoped-pool';
+export * from './copy-streams';

@@ -75,3 +75,15 @@ export async function importEnded(api: ApiClient, tableId: string, importId: str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Reads an export until it has ended; answers it. */
+export async function exportEnded(api: ApiClient, tableId: string, exportId: string, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/tables/${tableId}/exports/${exportId}`);
+    if (res.status !== 200) throw new Error(`export read failed: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.body.data.status !== 'queued' && res.body.data.status !== 'running') return res.body.data;
+    if (Date.now() > deadline) throw new Error(`export ${exportId} still ${res.body.data.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -11,7 +11,7 @@ export * from './event-reader';
 export * from './openapi-validate';
 export * from './test-dns';
 export { createScratchDatabase } from './test-databases';
-export { TEST_IMPORT_MAX_BYTES } from './stack-env';
+export { TEST_EXPORT_FILE_TTL_SECONDS, TEST_IMPORT_MAX_BYTES } from './stack-env';
 export * from './local-server';
 export * from './webhook-receiver';
 export * from './attachment-fixtures';

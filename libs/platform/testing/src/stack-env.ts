@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 export const TEST_DATABASE_PREFIX = 'platform_test_';
 export const TEST_IMPORT_MAX_BYTES = 8 * 1024 * 1024;
+/** Export files are removed this long after they are written, so a test sees one expire. */
+export const TEST_EXPORT_FILE_TTL_SECONDS = 30;
 
 /** What the test stack runs with: its own database, short retry delays, loopback receivers allowed. */
 export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
@@ -23,6 +25,7 @@ export function testStackEnv(base: NodeJS.ProcessEnv): Record<string, string> {
     DNS_LOOKUP_TIMEOUT_MS: '1000',
     // Small, so a test can declare an import file over it without making one.
     IMPORT_MAX_BYTES: String(TEST_IMPORT_MAX_BYTES),
+    EXPORT_FILE_TTL_SECONDS: String(TEST_EXPORT_FILE_TTL_SECONDS),
   };
 }
 
