@@ -2,18 +2,15 @@ import type { WebhookCreatedView, WebhookDeliveryView, WebhookUpdatedView, Webho
 import type { DeliveryRow } from './deliveries.repository';
 import { statusOf, WebhookRecord } from './webhook-record';
 
-function aimView(webhook: WebhookRecord) {
-  return { filter: webhook.filter, watch_fields: webhook.watch_fields, filter_error: webhook.filter_error, rate_limit: webhook.rate_limit };
+/** What every answer about a webhook starts with: what it is and what it is aimed at. */
+function subscriptionView(webhook: WebhookRecord) {
+  const { id, name, url, events, table_ids, filter, watch_fields, filter_error, rate_limit } = webhook;
+  return { id, name, url, events, table_ids, filter, watch_fields, filter_error, rate_limit };
 }
 
 export function createdView(webhook: WebhookRecord, secret: string): WebhookCreatedView {
   return {
-    id: webhook.id,
-    name: webhook.name,
-    url: webhook.url,
-    events: webhook.events,
-    table_ids: webhook.table_ids,
-    ...aimView(webhook),
+    ...subscriptionView(webhook),
     secret,
     is_active: webhook.active,
     active: webhook.active,
@@ -24,12 +21,7 @@ export function createdView(webhook: WebhookRecord, secret: string): WebhookCrea
 
 export function listView(webhook: WebhookRecord): WebhookView {
   return {
-    id: webhook.id,
-    name: webhook.name,
-    url: webhook.url,
-    events: webhook.events,
-    table_ids: webhook.table_ids,
-    ...aimView(webhook),
+    ...subscriptionView(webhook),
     active: webhook.active,
     status: statusOf(webhook),
     created_at: webhook.created_at.toISOString(),
