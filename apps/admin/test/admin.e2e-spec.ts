@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { ADMIN_ENTRY } from '@platform/runner';
 import { admin, adminFailure, adminWith, apiClient, createScratchDatabase, readOrgEvents, REPO_ROOT, stackEnv, testDatabaseUrl } from '@platform/testing';
 
 describe('admin command line', () => {
@@ -53,6 +56,17 @@ describe('admin command line', () => {
     const { keys } = await admin('key', 'list');
     expect(keys.map((key: { id: string }) => key.id)).toEqual(expect.arrayContaining([used.id, idle.id]));
     expect((await adminFailure('key', 'list', '--org', '00000000-0000-4000-8000-000000000000')).exitCode).toBe(1);
+  });
+
+  it('answers a list in under a second of its own CPU time (wall time on a quiet machine; this one is shared)', async () => {
+    const preload = join(mkdtempSync(join(tmpdir(), 'admin-cpu-')), 'cpu-on-exit.js');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write(JSON.stringify(process.cpuUsage())));");
+    for (const args of [['org', 'list'], ['key', 'list']]) {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['-r', preload, resolve(REPO_ROOT, ADMIN_ENTRY), ...args], { cwd: REPO_ROOT, env: stackEnv() });
+      expect(JSON.parse(stdout)).toEqual(expect.any(Object));
+      const { user, system } = JSON.parse(stderr) as { user: number; system: number };
+      expect((user + system) / 1000).toBeLessThan(1_000);
+    }
   });
 
   it.each([
