@@ -1,6 +1,7 @@
 import type { BatchCreateFigures, CreateFigures, ListFigures } from './rows/scenarios';
 import type { MemoryFigures } from './lib/usage-sampler';
 import type { WebhookFigures } from './webhooks/scenarios';
+import type { FilterFigures } from './filters/scenarios';
 import { log } from './lib/bench-http';
 
 export interface BenchReport {
@@ -10,6 +11,7 @@ export interface BenchReport {
   creates?: CreateFigures;
   batches?: BatchCreateFigures;
   deliveries?: WebhookFigures;
+  filters?: FilterFigures;
   lists: ListFigures[];
   memory: MemoryFigures;
 }
@@ -26,7 +28,7 @@ function cpuLine(per: Record<string, number>): string {
 }
 
 export function printSummary(report: BenchReport): void {
-  const { creates, batches, deliveries, lists, memory } = report;
+  const { creates, batches, deliveries, filters, lists, memory } = report;
   const largest = lists[lists.length - 1];
   log('');
   log(`bench ${report.mode} run ${report.date}; ${report.machine.cpus} CPUs (${report.machine.cpu}); load average ${report.machine.loadAverage.start.join(' ')} -> ${report.machine.loadAverage.end.join(' ')}`);
@@ -48,6 +50,11 @@ export function printSummary(report: BenchReport): void {
     log(`  bare ceiling ${bare.rowsPerSecond} rows/s (p50 ${bare.requests.p50} ms per request): ratio ${batches.ratio}`);
     log(`  CPU ms per 1,000 rows: ${cpuLine(gateway.cpuMsPerThousandRows)}`);
     log(`  CPU ms per 1,000 bare rows: ${cpuLine(bare.cpuMsPerThousandRows)}`);
+  }
+  if (filters) {
+    log(
+      `webhook filters (${filters.webhooks} filtered webhooks on one table): dispatcher CPU per event ${filters.dispatcherPlainMs} ms without them, ${filters.dispatcherFilteredMs} ms with them: +${Math.round(filters.addedShare * 1000) / 10}% (target <= 5%: ${verdict(filters.addedShare <= 0.05)}); their evaluation alone ${filters.evaluationMsPerEvent} ms per event, ${Math.round(filters.evaluationShare * 1000) / 10}% of it (${verdict(filters.evaluationShare <= 0.05)}); jobs queued for filtered-out events: ${filters.phases.reduce((sum, phase) => sum + phase.jobsQueued, 0)}`,
+    );
   }
   if (deliveries) {
     log(

@@ -12,6 +12,7 @@ import { UsageSampler } from './lib/usage-sampler';
 import { comparisonLines, headlineFigures, RecordedFigures, recordedFiguresOf } from './compare';
 import { printSummary } from './report';
 import { measureDispatch } from './dispatch/scenarios';
+import { FiltersSettings, measureFilters } from './filters/scenarios';
 import { measureBatchCreates, measureCreates, measureLists, RowsSettings } from './rows/scenarios';
 import { measureWebhooks, WebhooksSettings } from './webhooks/scenarios';
 import { measureHostLoss } from './cluster/host-loss';
@@ -33,12 +34,18 @@ const webhooks: WebhooksSettings = {
   drainTimeoutMs: number('BENCH_DRAIN_TIMEOUT_MS', 120_000, 60_000),
   ceilingInFlight: number('BENCH_CEILING_IN_FLIGHT', 100, 100),
 };
+const filters: FiltersSettings = {
+  webhooks: 100,
+  rowsPerPhase: number('BENCH_FILTER_ROWS', 10_000, 3_000),
+  rounds: number('BENCH_FILTER_ROUNDS', 3, 2),
+  timeoutMs: number('BENCH_DRAIN_TIMEOUT_MS', 120_000, 60_000),
+};
 const IDLE_SETTLE_MS = number('BENCH_IDLE_SETTLE_MS', 10_000, 5_000);
 /**
- * `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, lists, dispatch, cluster) runs only
+ * `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, filters, lists, dispatch, cluster) runs only
  * those scenarios, with the memory figures. The cluster (three hosts in network namespaces) needs root.
  */
-const only = new Set((process.env.BENCH_ONLY ?? `creates,batches,webhooks,lists,dispatch${process.getuid?.() === 0 ? ',cluster' : ''}`).split(',').map((name) => name.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? `creates,batches,webhooks,filters,lists,dispatch${process.getuid?.() === 0 ? ',cluster' : ''}`).split(',').map((name) => name.trim()));
 const runs = (name: string) => only.has(name);
 
 async function main(): Promise<void> {
@@ -60,6 +67,7 @@ async function main(): Promise<void> {
     const creates = runs('creates') ? await measureCreates({ ...besideBare, barePort: await freePort() }) : undefined;
     const batches = runs('batches') ? await measureBatchCreates({ ...besideBare, barePort: await freePort() }) : undefined;
     const deliveries = runs('webhooks') ? await measureWebhooks(stack, org, usage, webhooks) : undefined;
+    const filterCost = runs('filters') ? await measureFilters(stack, org, usage, filters) : undefined;
     const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, usage, rows) : [];
     const dispatch = runs('dispatch') ? await measureDispatch(stack.gatewayUrl, org, usage, rows.durationS) : undefined;
     const memory = usage.stop();
@@ -69,10 +77,11 @@ async function main(): Promise<void> {
       date: started.toISOString(),
       mode: quick ? 'quick' : 'full',
       machine: machine(loadAtStart),
-      settings: { rows, webhooks },
+      settings: { rows, webhooks, filters },
       creates,
       batches,
       deliveries,
+      filters: filterCost,
       lists,
       dispatch,
       memory,

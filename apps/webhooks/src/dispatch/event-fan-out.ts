@@ -13,7 +13,7 @@ import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { parseEvent } from './event-envelope';
 import { wantsEvent } from './webhook-subscription';
 import { AimRechecks } from '../webhooks/aim-rechecks';
-import { aimAllows } from './webhook-aim';
+import { aimAllows, aimedEvent } from './webhook-aim';
 import { WebhookAims } from './webhook-aims';
 
 const MAX_BATCH = 500;
@@ -175,12 +175,10 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const aims = new Map(subscriptions.map((webhook) => [webhook.id, this.aims.aimOf(webhook)]));
       const pairs = new Map<string, { eventId: string; webhookId: string }>();
       for (const event of stored.values()) {
+        // Read once per event, however many webhooks' filters test it.
+        const aimed = aimedEvent(event.eventType, dataOf.get(event.id));
         for (const webhook of subscriptions) {
-          if (
-            webhook.organization_id === event.organizationId &&
-            wantsEvent(webhook, event) &&
-            aimAllows(aims.get(webhook.id), event.eventType, dataOf.get(event.id))
-          ) {
+          if (webhook.organization_id === event.organizationId && wantsEvent(webhook, event) && aimAllows(aims.get(webhook.id), aimed)) {
             pairs.set(`${event.id}_${webhook.id}`, { eventId: event.id, webhookId: webhook.id });
           }
         }

@@ -1,7 +1,7 @@
 import type { FieldType } from '@contracts';
 import { AppError } from '@platform/errors';
 import { checkFilter } from '@platform/row-filter';
-import { rowMatches } from './row-filter-match';
+import { compileRowMatcher, EventRow } from './row-filter-match';
 
 const types: Record<string, FieldType> = {
   name: 'text',
@@ -33,10 +33,10 @@ const blank = Object.fromEntries(Object.keys(types).map((slug) => [slug, null]))
 
 function matches(filter: unknown, data: Record<string, unknown> = row): boolean {
   const tree = checkFilter(filter, fields, { timestamps: false });
-  return tree === undefined || rowMatches(tree, data);
+  return tree === undefined || compileRowMatcher(tree)(new EventRow(data));
 }
 
-describe('rowMatches: a webhook filter against an event row', () => {
+describe('compileRowMatcher: a webhook filter against an event row', () => {
   it.each([
     ['bare equality', { stage: 'won' }, true],
     ['eq', { amount: { eq: 1500 } }, true],

@@ -12,11 +12,6 @@ function comparable(type: string, value: unknown): Comparable | undefined {
   return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' ? value : undefined;
 }
 
-function equals(type: string, value: unknown, operand: unknown): boolean {
-  const left = comparable(type, value);
-  return left !== undefined && left === comparable(type, operand);
-}
-
 function isEmpty(type: string, value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -48,47 +43,151 @@ function sameSet(held: unknown[], wanted: unknown[]): boolean {
   return held.every((item) => wanted.includes(item)) && wanted.every((item) => held.includes(item));
 }
 
-function scalar(condition: Condition, value: unknown): boolean {
+/** A field slug as the compiled filters read it: by its number, the same in every event's row. */
+export interface FieldSlot {
+  slug: string;
+  index: number;
+}
+
+/** Grows with the distinct slugs that filters name, which the webhooks and their tables bound. */
+const slots = new Map<string, FieldSlot>();
+
+export function fieldSlot(slug: string): FieldSlot {
+  let slot = slots.get(slug);
+  if (!slot) {
+    slot = { slug, index: slots.size };
+    slots.set(slug, slot);
+  }
+  return slot;
+}
+
+const MISSING = Symbol('missing');
+
+/**
+ * A row as the filters of one event read it: each field looked up in the row once, and each text value
+ * lower-cased once, however many webhooks' filters read it (the fan-out tests all of them against the
+ * same row; a lookup by a slot's number costs a fraction of a lookup by name).
+ */
+export class EventRow {
+  private readonly read: unknown[] = [];
+  private readonly lowered: (string | undefined)[] = [];
+
+  constructor(readonly values: Readonly<Record<string, unknown>>) {}
+
+  /** The field's value; undefined when the row does not have the field. */
+  at(slot: FieldSlot): unknown {
+    let value = this.read[slot.index];
+    if (value === undefined) {
+      // Own properties only: a slug such as `constructor` is not the row's unless the row has it.
+      value = Object.hasOwn(this.values, slot.slug) ? this.values[slot.slug] : MISSING;
+      if (value === undefined) value = MISSING;
+      this.read[slot.index] = value;
+    }
+    return value === MISSING ? undefined : value;
+  }
+
+  has(slot: FieldSlot): boolean {
+    this.at(slot);
+    return this.read[slot.index] !== MISSING;
+  }
+
+  lower(slot: FieldSlot, value: string): string {
+    let lowered = this.lowered[slot.index];
+    if (lowered === undefined) {
+      lowered = value.toLowerCase();
+      this.lowered[slot.index] = lowered;
+    }
+    return lowered;
+  }
+}
+
+export type RowMatcher = (row: EventRow) => boolean;
+
+const never: RowMatcher = () => false;
+
+/** One comparison of a field that is not a multi_select, with its operand made ready once. */
+function scalar(condition: Condition, slot: FieldSlot): RowMatcher {
   const type = targetType(condition.target);
   const operand = condition.value;
   switch (condition.operator) {
     case 'eq':
-      return operand === null ? value === null || value === undefined : equals(type, value, operand);
-    case 'ne':
-      return operand === null ? value !== null && value !== undefined : !equals(type, value, operand);
+    case 'ne': {
+      const right = comparable(type, operand);
+      let equal: RowMatcher;
+      if (operand === null)
+        equal = (row) => {
+          const value = row.at(slot);
+          return value === null || value === undefined;
+        };
+      // Any other type compares a value as it is: a row's value equals the operand exactly when it is the same primitive.
+      else if (type !== 'datetime') equal = (row) => row.at(slot) === right;
+      else
+        equal = (row) => {
+          const left = comparable(type, row.at(slot));
+          return left !== undefined && left === right;
+        };
+      return condition.operator === 'eq' ? equal : (row) => !equal(row);
+    }
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte': {
-      const left = comparable(type, value);
       const right = comparable(type, operand);
-      if (left === undefined || right === undefined || typeof left !== typeof right) return false;
-      if (condition.operator === 'gt') return left > right;
-      if (condition.operator === 'gte') return left >= right;
-      return condition.operator === 'lt' ? left < right : left <= right;
+      if (right === undefined) return never;
+      const operator = condition.operator;
+      return (row) => {
+        const left = type === 'datetime' ? comparable(type, row.at(slot)) : row.at(slot);
+        if (typeof left !== typeof right) return false;
+        const value = left as Comparable;
+        return operator === 'gt' ? value > right : operator === 'gte' ? value >= right : operator === 'lt' ? value < right : value <= right;
+      };
     }
     case 'in':
-      return (operand as unknown[]).some((item) => equals(type, value, item));
-    case 'nin':
-      return !(operand as unknown[]).some((item) => equals(type, value, item));
+    case 'nin': {
+      // Primitives only: a missing value, null or an object is in no set.
+      const wanted = new Set((operand as unknown[]).map((item) => comparable(type, item)).filter((item) => item !== undefined));
+      const within: RowMatcher = type === 'datetime' ? (row) => wanted.has(comparable(type, row.at(slot)) as Comparable) : (row) => wanted.has(row.at(slot) as Comparable);
+      return condition.operator === 'in' ? within : (row) => !within(row);
+    }
     case 'contains':
-      return typeof value === 'string' && value.toLowerCase().includes(String(operand).toLowerCase());
-    case 'starts_with':
-      return typeof value === 'string' && value.toLowerCase().startsWith(String(operand).toLowerCase());
-    case 'is_empty':
-      return isEmpty(type, value) === (operand === true);
+    case 'starts_with': {
+      const needle = String(operand).toLowerCase();
+      const test = condition.operator === 'contains' ? (text: string) => text.includes(needle) : (text: string) => text.startsWith(needle);
+      return (row) => {
+        const value = row.at(slot);
+        return typeof value === 'string' && test(row.lower(slot, value));
+      };
+    }
+    case 'is_empty': {
+      const wanted = operand === true;
+      return (row) => isEmpty(type, row.at(slot)) === wanted;
+    }
   }
 }
 
 /**
- * Whether a row's data (as an event carries it, keyed by slug) matches a checked filter, with the meaning
- * the rows list gives it in SQL: a missing value fails every comparison but `ne`, `nin` and `is_empty`,
- * text matching is case-insensitive for `contains`/`starts_with`, and a multi_select value is a set.
+ * A checked filter made into a function of an event's row, with the meaning the rows list gives it in
+ * SQL: a missing value fails every comparison but `ne`, `nin` and `is_empty`, text matching is
+ * case-insensitive for `contains`/`starts_with`, and a multi_select value is a set. Operands are made
+ * ready once, when the webhook's aim is compiled, not for every event.
  */
-export function rowMatches(node: FilterNode, row: Readonly<Record<string, unknown>>): boolean {
-  if (node.kind !== 'condition') return node.kind === 'and' ? node.items.every((item) => rowMatches(item, row)) : node.items.some((item) => rowMatches(item, row));
+export function compileRowMatcher(node: FilterNode): RowMatcher {
+  if (node.kind !== 'condition') {
+    const items = node.items.map(compileRowMatcher);
+    if (node.kind === 'and') {
+      return (row) => {
+        for (const item of items) if (!item(row)) return false;
+        return true;
+      };
+    }
+    return (row) => {
+      for (const item of items) if (item(row)) return true;
+      return false;
+    };
+  }
   // Webhook filters name fields only: events do not carry the row's timestamps.
-  if (node.target.kind !== 'field') return false;
-  const value = row[node.target.field.slug];
-  return targetType(node.target) === 'multi_select' ? multiSelect(node, value) : scalar(node, value);
+  if (node.target.kind !== 'field') return never;
+  const slot = fieldSlot(node.target.field.slug);
+  if (targetType(node.target) === 'multi_select') return (row) => multiSelect(node, row.at(slot));
+  return scalar(node, slot);
 }

@@ -1,6 +1,6 @@
 import type { FieldType } from '@contracts';
-import { checkFilter, FilterNode } from '@platform/row-filter';
-import { rowMatches } from './row-filter-match';
+import { checkFilter } from '@platform/row-filter';
+import { compileRowMatcher, EventRow, fieldSlot, RowMatcher } from './row-filter-match';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -15,29 +15,52 @@ export interface AimSettings {
   filter_error: string | null;
 }
 
-/** A webhook's aim ready to test events with; undefined when it has none (every row event passes). */
+/** What of an event the aims read, made once per event however many webhooks test it. */
+export interface AimedEvent {
+  eventType: string;
+  /** Aims concern `row.*` events only. */
+  isRowEvent: boolean;
+  /** The row a filter tests (`row_data`: after the change, or as it was for `row.deleted`); undefined when malformed. */
+  row: EventRow | undefined;
+  changedFields: readonly unknown[];
+}
+
+export function aimedEvent(eventType: string, data: unknown): AimedEvent {
+  const row = isRecord(data) && isRecord(data.row_data) ? new EventRow(data.row_data) : undefined;
+  const changedFields = isRecord(data) && Array.isArray(data.changed_fields) ? (data.changed_fields as unknown[]) : [];
+  return { eventType, isRowEvent: eventType.startsWith('row.'), row, changedFields };
+}
+
+/** A webhook's aim ready to test row events with: its filter, watched fields and named fields in one function. */
 export interface WebhookAim {
-  filter: FilterNode | undefined;
-  watchFields: readonly string[] | null;
-  /** Every slug the filter or the watched fields name: a row without one of them is of a table that lost it. */
-  namedFields: readonly string[];
-  /** The table lost a named field: no row event matches until the webhook is updated. */
-  broken: boolean;
+  allows: (event: AimedEvent) => boolean;
 }
 
 export function compileAim(settings: AimSettings): WebhookAim | undefined {
   if (settings.filter === null && settings.watch_fields === null) return undefined;
   const fields = Object.entries(settings.filter_fields ?? {}).map(([slug, fieldType]) => ({ slug, fieldType }));
-  let filter: FilterNode | undefined;
-  let broken = settings.filter_error !== null;
+  let filter: RowMatcher | undefined;
   try {
-    filter = settings.filter === null ? undefined : checkFilter(settings.filter, fields, { timestamps: false });
+    const tree = settings.filter === null ? undefined : checkFilter(settings.filter, fields, { timestamps: false });
+    filter = tree === undefined ? undefined : compileRowMatcher(tree);
   } catch {
     // Checked when it was saved; a stored filter that no longer parses can only match nothing.
-    broken = true;
+    return { allows: () => false };
   }
-  const namedFields = [...new Set([...fields.map((field) => field.slug), ...(settings.watch_fields ?? [])])];
-  return { filter, watchFields: settings.watch_fields, namedFields, broken };
+  // The table lost a named field: no row event matches until the webhook is updated.
+  if (settings.filter_error !== null) return { allows: () => false };
+  // Every slug the filter or the watched fields name: a row without one of them is of a table that lost it.
+  const namedFields = [...new Set([...fields.map((field) => field.slug), ...(settings.watch_fields ?? [])])].map(fieldSlot);
+  const watchFields = settings.watch_fields;
+  return {
+    allows: (event) => {
+      const row = event.row;
+      if (row === undefined) return false;
+      for (const slot of namedFields) if (!row.has(slot)) return false;
+      if (watchFields !== null && event.eventType === 'row.updated' && !watchFields.some((slug) => event.changedFields.includes(slug))) return false;
+      return filter === undefined || filter(row);
+    },
+  };
 }
 
 /**
@@ -45,15 +68,6 @@ export function compileAim(settings: AimSettings): WebhookAim | undefined {
  * before anything is stored or queued. Only `row.*` events are aimed at; `row.created`/`row.updated`
  * test the row after the change, `row.deleted` the row as it was (both are `row_data`).
  */
-export function aimAllows(aim: WebhookAim | undefined, eventType: string, data: unknown): boolean {
-  if (aim === undefined || !eventType.startsWith('row.')) return true;
-  if (aim.broken || !isRecord(data)) return false;
-  const row = data.row_data;
-  if (!isRecord(row)) return false;
-  for (const slug of aim.namedFields) if (!Object.hasOwn(row, slug)) return false;
-  if (aim.watchFields !== null && eventType === 'row.updated') {
-    const changed = Array.isArray(data.changed_fields) ? (data.changed_fields as unknown[]) : [];
-    if (!aim.watchFields.some((slug) => changed.includes(slug))) return false;
-  }
-  return aim.filter === undefined || rowMatches(aim.filter, row);
+export function aimAllows(aim: WebhookAim | undefined, event: AimedEvent): boolean {
+  return aim === undefined || !event.isRowEvent || aim.allows(event);
 }

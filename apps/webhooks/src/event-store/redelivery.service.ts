@@ -14,7 +14,7 @@ import { WebhooksApiConfig } from '../webhooks.config';
 import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { wantsEvent } from '../dispatch/webhook-subscription';
-import { aimAllows, compileAim } from '../dispatch/webhook-aim';
+import { aimAllows, aimedEvent, compileAim } from '../dispatch/webhook-aim';
 import { EventStoreRepository, RecoveryCandidate } from './event-store.repository';
 import { Recovery, RecoveriesRepository } from './recoveries.repository';
 import { jobOfSeries } from './series-jobs';
@@ -100,7 +100,7 @@ export class RedeliveryService {
       if (!keepGoing()) return false;
       const page = await this.store.recoveryCandidates(webhook.organization_id, webhook.id, window, after, RECOVERY_PAGE);
       const wanted = page.filter(
-        (event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }) && aimAllows(aim, event.event_type, event.data),
+        (event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }) && aimAllows(aim, aimedEvent(event.event_type, event.data)),
       );
       await this.queueSeries(await this.store.openRecovery(recovery.id, webhook.id, wanted.map((event) => event.id)));
       if (page.length < RECOVERY_PAGE) return true;

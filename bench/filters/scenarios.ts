@@ -1,0 +1,194 @@
+/**
+ * What webhook filters cost the dispatcher (issue 31): 100 webhooks of one organization, all on
+ * `row.created`, while rows are created in one table. In the `plain` phases they are narrowed to another
+ * table (the fan-out looks at each and finds the event is not for it); in the `filtered` phases the same
+ * webhooks are narrowed to the table with a filter no row matches (the fan-out also evaluates each
+ * filter). Nothing is delivered in either, so the difference in the dispatcher's CPU per event is the
+ * evaluation of the filters. Phases alternate (plain, filtered, ...) after a warm-up of both, so that
+ * drift of a shared machine shows. The evaluation alone is also timed in this process, outside the stack.
+ */
+import { performance } from 'node:perf_hooks';
+import { Queue } from 'bullmq';
+import IORedis from 'ioredis';
+import { aimAllows, aimedEvent } from '../../apps/webhooks/src/dispatch/webhook-aim';
+import { WebhookAims } from '../../apps/webhooks/src/dispatch/webhook-aims';
+import type { BenchOrg, BenchStack } from '../lib/bench-stack';
+import { benchApi, log, round, sleep } from '../lib/bench-http';
+import { cpuPer, UsageSampler } from '../lib/usage-sampler';
+
+export interface FiltersSettings {
+  webhooks: number;
+  rowsPerPhase: number;
+  rounds: number;
+  timeoutMs: number;
+}
+
+export interface FilterPhase {
+  phase: 'plain' | 'filtered';
+  events: number;
+  /** CPU ms per event of the dispatcher process (`webhooks`: the fan-out), and of the rest. */
+  cpuMsPerEvent: Record<string, number>;
+  /** Delivery jobs the fan-out queued meanwhile: none, since no webhook wanted any event. */
+  jobsQueued: number;
+}
+
+export interface FilterFigures {
+  webhooks: number;
+  phases: FilterPhase[];
+  dispatcherPlainMs: number;
+  dispatcherFilteredMs: number;
+  /** (filtered - plain) / plain, of the dispatcher's CPU per event, the medians of the phases. */
+  addedShare: number;
+  /** The evaluation of the 100 filters for one event (version check included), timed alone in this process. */
+  evaluationMsPerEvent: number;
+  /** That time as a share of the dispatcher's CPU per event in the plain phases. */
+  evaluationShare: number;
+}
+
+const BATCH_ROWS = 100;
+const IN_FLIGHT = 4;
+const FIELDS = [
+  { name: 'Title', field_type: 'text' },
+  { name: 'Stage', field_type: 'select', options: { values: ['open', 'won', 'lost'] } },
+  { name: 'Amount', field_type: 'number' },
+  { name: 'Region', field_type: 'text' },
+];
+
+/** Filters of four shapes, none of which the rows written here match (every row is an open EMEA deal of at most 4,999). */
+function filterOf(i: number): Record<string, unknown> {
+  switch (i % 4) {
+    case 0:
+      return { stage: 'won' };
+    case 1:
+      return { amount: { gte: 5_000 + i }, stage: { in: ['won', 'lost'] } };
+    case 2:
+      return { title: { starts_with: 'deal' }, region: { ne: 'emea' } };
+    default:
+      return { or: [{ stage: 'won' }, { amount: { gt: 100_000 } }, { region: { contains: 'apac' } }] };
+  }
+}
+
+const FILTER_FIELDS = { stage: 'select', amount: 'number', title: 'text', region: 'text' } as const;
+const rowOf = (n: number) => ({ title: `deal ${n}`, stage: 'open', amount: n % 5_000, region: 'emea' });
+
+async function metric(healthPort: number, line: RegExp): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+  return Number(line.exec(text)?.[1] ?? 0);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** CPU ms one event costs to test against the 100 compiled filters, as the fan-out does for each batch. */
+function timeEvaluation(webhooks: number): number {
+  const aims = new WebhookAims();
+  const hooks = Array.from({ length: webhooks }, (_, i) => ({ id: `hook-${i}`, row_version: '1', aim: JSON.stringify({ filter: filterOf(i), filter_fields: FILTER_FIELDS, watch_fields: null, filter_error: null }) }));
+  const events = Array.from({ length: 2_000 }, (_, n) => ({ table_id: 't', table_name: 'Deals', row_id: `r${n}`, row_data: rowOf(n) }));
+  const run = () => {
+    let passed = 0;
+    // The fan-out fetches each webhook's aim once per batch (a version check) and tests every event of it.
+    for (let start = 0; start < events.length; start += BATCH_ROWS) {
+      const compiled = hooks.map((hook) => aims.aimOf(hook));
+      for (const data of events.slice(start, start + BATCH_ROWS)) {
+        const event = aimedEvent('row.created', data);
+        for (const aim of compiled) if (aimAllows(aim, event)) passed += 1;
+      }
+    }
+    if (passed !== 0) throw new Error(`the bench filters let ${passed} events through`);
+  };
+  for (let i = 0; i < 5; i += 1) run();
+  const rounds = 20;
+  const before = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < rounds; i += 1) run();
+  const used = process.cpuUsage(before);
+  const cpuMs = (used.user + used.system) / 1000;
+  log(`filters: the evaluation alone, ${rounds * events.length} events x ${webhooks} filters in ${round(performance.now() - started, 0)} ms wall, ${round(cpuMs, 0)} ms CPU`);
+  return cpuMs / (rounds * events.length);
+}
+
+export async function measureFilters(stack: BenchStack, org: BenchOrg, usage: UsageSampler, settings: FiltersSettings): Promise<FilterFigures> {
+  const api = benchApi(stack.gatewayUrl, org.key);
+  const dispatcher = stack.process('webhooks').healthPort;
+  const redis = new IORedis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(stack.env.WEBHOOK_QUEUE, { connection: redis });
+  const deals = (await api('POST', '/tables', { name: `bench filters ${Date.now()}`, fields: FIELDS })).data.id as string;
+  const elsewhere = (await api('POST', '/tables', { name: `bench elsewhere ${Date.now()}`, fields: [{ name: 'Title', field_type: 'text' }] })).data.id as string;
+  const hooks: string[] = [];
+  try {
+    log(`filters: ${settings.webhooks} webhooks on row.created ...`);
+    for (let i = 0; i < settings.webhooks; i += 1) {
+      hooks.push((await api('POST', '/webhooks', { name: `bench filter ${i}`, url: 'http://127.0.0.1:9/never', events: ['row.created'], table_ids: [elsewhere] })).data.id);
+    }
+    const aim = async (filtered: boolean) => {
+      for (const [i, id] of hooks.entries()) {
+        await api('PATCH', `/webhooks/${id}`, filtered ? { table_ids: [deals], filter: filterOf(i) } : { filter: null, table_ids: [elsewhere] });
+      }
+    };
+    let written = 0;
+    const phase = async (kind: FilterPhase['phase']): Promise<FilterPhase> => {
+      await aim(kind === 'filtered');
+      // The fan-out reads the webhooks for every batch; let the changes settle before measuring.
+      await sleep(1_000);
+      const fannedOut = () => metric(dispatcher, /^webhook_events_consumed_total\{outcome="fanned_out"\} (\d+)$/m);
+      const queued = () => metric(dispatcher, /^webhook_jobs_enqueued_total (\d+)$/m);
+      const [eventsBefore, jobsBefore] = [await fannedOut(), await queued()];
+      const before = await usage.cpu();
+      for (let made = 0; made < settings.rowsPerPhase; made += BATCH_ROWS * IN_FLIGHT) {
+        await Promise.all(
+          Array.from({ length: IN_FLIGHT }, (_, i) => Math.min(BATCH_ROWS, settings.rowsPerPhase - made - i * BATCH_ROWS))
+            .filter((n) => n > 0)
+            .map((n, i) => api('POST', `/tables/${deals}/rows/batch`, { rows: Array.from({ length: n }, (_, j) => ({ data: rowOf(written + made + i * BATCH_ROWS + j) })) })),
+        );
+      }
+      written += settings.rowsPerPhase;
+      const deadline = Date.now() + settings.timeoutMs;
+      while ((await fannedOut()) - eventsBefore < settings.rowsPerPhase) {
+        if (Date.now() > deadline) throw new Error(`the fan-out did not take the ${kind} phase's events in time`);
+        await sleep(100);
+      }
+      const after = await usage.cpu();
+      const events = (await fannedOut()) - eventsBefore;
+      const figures = { phase: kind, events, cpuMsPerEvent: cpuPer(before, after, events), jobsQueued: (await queued()) - jobsBefore };
+      log(`filters: ${kind}: ${events} events, dispatcher ${figures.cpuMsPerEvent.webhooks ?? 0} ms CPU per event, ${figures.jobsQueued} jobs queued`);
+      return figures;
+    };
+
+    log('filters: warming up ...');
+    // Both ways once, so that neither measured phase pays for compiling (the aims, the JIT) what the other reuses.
+    await phase('plain');
+    await phase('filtered');
+    const phases: FilterPhase[] = [];
+    for (let pass = 0; pass < settings.rounds; pass += 1) {
+      phases.push(await phase('plain'));
+      phases.push(await phase('filtered'));
+    }
+    if ((await queue.count()) !== 0) throw new Error('filtered-out events reached the queue');
+    const dispatcherMs = (kind: FilterPhase['phase']) => median(phases.filter((p) => p.phase === kind).map((p) => p.cpuMsPerEvent.webhooks ?? 0));
+    const dispatcherPlainMs = dispatcherMs('plain');
+    const dispatcherFilteredMs = dispatcherMs('filtered');
+    const evaluationMsPerEvent = timeEvaluation(settings.webhooks);
+    const figures = {
+      webhooks: settings.webhooks,
+      phases,
+      dispatcherPlainMs,
+      dispatcherFilteredMs,
+      addedShare: round((dispatcherFilteredMs - dispatcherPlainMs) / dispatcherPlainMs, 3),
+      evaluationMsPerEvent: round(evaluationMsPerEvent, 4),
+      evaluationShare: round(evaluationMsPerEvent / dispatcherPlainMs, 3),
+    };
+    log(
+      `filters: dispatcher CPU per event ${dispatcherPlainMs} ms plain, ${dispatcherFilteredMs} ms with ${settings.webhooks} filters (${round(figures.addedShare * 100, 1)}%); the evaluation alone ${figures.evaluationMsPerEvent} ms per event (${round(figures.evaluationShare * 100, 1)}% of the plain figure; target <= 5%)`,
+    );
+    return figures;
+  } finally {
+    for (const id of hooks) await api('DELETE', `/webhooks/${id}`).catch(() => undefined);
+    await api('DELETE', `/tables/${deals}`).catch(() => undefined);
+    await api('DELETE', `/tables/${elsewhere}`).catch(() => undefined);
+    await queue.close();
+    redis.disconnect();
+  }
+}
