@@ -53,7 +53,7 @@ export function printSummary(report: BenchReport): void {
   }
   if (filters) {
     log(
-      `webhook filters (${filters.webhooks} filtered webhooks on one table): dispatcher CPU per event ${filters.dispatcherPlainMs} ms without them, ${filters.dispatcherFilteredMs} ms with them: +${Math.round(filters.addedShare * 1000) / 10}% (target <= 5%: ${verdict(filters.addedShare <= 0.05)}); their evaluation alone ${filters.evaluationMsPerEvent} ms per event, ${Math.round(filters.evaluationShare * 1000) / 10}% of it (${verdict(filters.evaluationShare <= 0.05)}); jobs queued for filtered-out events: ${filters.phases.reduce((sum, phase) => sum + phase.jobsQueued, 0)}`,
+      `webhook filters (${filters.webhooks} filtered webhooks on one table): dispatcher CPU per event ${filters.dispatcherPlainMs} ms without them, ${filters.dispatcherFilteredMs} ms with them: ${filters.addedShare >= 0 ? '+' : ''}${Math.round(filters.addedShare * 1000) / 10}% (target <= 5%: ${verdict(filters.addedShare <= 0.05)}); jobs queued for filtered-out events: ${filters.phases.reduce((sum, phase) => sum + phase.jobsQueued, 0)}`,
     );
   }
   if (deliveries) {
