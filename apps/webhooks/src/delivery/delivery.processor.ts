@@ -13,7 +13,7 @@ import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { attemptNumber, DELIVERY_ATTEMPTS, DeliveryJob, deliveryJobId, retryDelay } from './delivery-job';
 import { HeldSlot, WorkerSlots } from './worker-slots';
 import { attemptDuration, deliveryOutcomes } from './delivery-metrics';
-import { RECORDED_RESPONSE_LIMIT, recordedResponse, WebhookSender } from './webhook-sender';
+import { attemptRecord, RECORDED_RESPONSE_LIMIT, WebhookSender } from './webhook-sender';
 
 /** A failed attempt; thrown so BullMQ schedules the next one, or gives up after the last. */
 export class DeliveryFailedError extends Error {
@@ -140,18 +140,12 @@ export class DeliveryProcessor {
     attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
     const exhausted = !outcome.success && attempt >= DELIVERY_ATTEMPTS;
     const recorded = await this.deliveries.record({
-      id: outcome.deliveryId,
+      ...attemptRecord(outcome),
       webhookId,
       organizationId,
       eventId,
       eventType,
       attempt,
-      statusCode: outcome.statusCode,
-      durationMs: outcome.durationMs,
-      success: outcome.success,
-      errorMessage: outcome.errorMessage,
-      responseBody: recordedResponse(outcome),
-      createdAt: outcome.startedAt,
       seriesId,
       nextRetryAt: outcome.success || exhausted ? undefined : new Date(Date.now() + retryDelay(this.config.retryDelays, attempt)),
     });

@@ -44,6 +44,12 @@ export function recordedResponse(outcome: Pick<WebhookOutcome, 'statusCode' | 'r
   return bytes.length <= RECORDED_RESPONSE_LIMIT ? outcome.responseBody : new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, RECORDED_RESPONSE_LIMIT));
 }
 
+/** What a delivery record keeps of an attempt's outcome, a queued attempt's or a test send's. */
+export function attemptRecord(outcome: WebhookOutcome) {
+  const { deliveryId: id, statusCode, durationMs, success, errorMessage, startedAt: createdAt } = outcome;
+  return { id, statusCode, durationMs, success, errorMessage, responseBody: recordedResponse(outcome), createdAt };
+}
+
 /** Signs and POSTs one webhook request: checked address only, no redirects, one deadline for it all. */
 export class WebhookSender {
   constructor(

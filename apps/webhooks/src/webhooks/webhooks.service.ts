@@ -22,7 +22,7 @@ import {
 import { AppError } from '@platform/errors';
 import type { ServiceCaller } from '@platform/messaging';
 import { deliveryOutcomes } from '../delivery/delivery-metrics';
-import { recordedResponse, RESPONSE_BODY_LIMIT, WebhookSender } from '../delivery/webhook-sender';
+import { attemptRecord, RESPONSE_BODY_LIMIT, WebhookSender } from '../delivery/webhook-sender';
 import { SecretCipher } from '../secrets/secret-cipher';
 import { signingSecrets } from '../secrets/signing-secrets';
 import { generateWebhookSecret } from '../secrets/webhook-secret';
@@ -143,20 +143,7 @@ export class WebhooksService {
       responseLimit: RESPONSE_BODY_LIMIT,
     });
     deliveryOutcomes.inc({ outcome: 'test' });
-    await this.deliveries.record({
-      id: outcome.deliveryId,
-      webhookId: webhook.id,
-      organizationId,
-      eventId: event.id,
-      eventType: event.event,
-      attempt: 1,
-      statusCode: outcome.statusCode,
-      durationMs: outcome.durationMs,
-      success: outcome.success,
-      errorMessage: outcome.errorMessage,
-      responseBody: recordedResponse(outcome),
-      createdAt: outcome.startedAt,
-    });
+    await this.deliveries.record({ ...attemptRecord(outcome), webhookId: webhook.id, organizationId, eventId: event.id, eventType: event.event, attempt: 1 });
     if (outcome.success && webhook.failed_at) await this.operational.recovered(webhook.id);
     return {
       data: {
