@@ -197,13 +197,16 @@ describe('row lists: filter, sort, pagination', () => {
     it('refuses a cursor with page, with another query, or altered, naming cursor', async () => {
       const first = await org.api.get(`/tables/${tableId}/rows?sort=age&limit=2`);
       const cursor = encodeURIComponent(first.body.pagination.next_cursor);
+      // The first character of the signature always carries bits of its first byte (the last may be padding).
+      const [signed, signature] = cursor.split('.');
+      const altered = `${signed}.${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
       const refused = [
         `sort=age&limit=2&page=2&cursor=${cursor}`,
         `sort=age&limit=3&cursor=${cursor}`,
         `sort=age&order=desc&limit=2&cursor=${cursor}`,
         `sort=name&limit=2&cursor=${cursor}`,
         `${filterQuery({ ok: true }).slice(1)}&sort=age&limit=2&cursor=${cursor}`,
-        `sort=age&limit=2&cursor=${cursor.slice(0, -2)}AA`,
+        `sort=age&limit=2&cursor=${altered}`,
         `sort=age&limit=2&cursor=${Buffer.from('{"q":"x","key":"1","id":"x","page":9}').toString('base64url')}.AAAA`,
         `sort=age&limit=2&cursor=garbage`,
       ];
