@@ -6,7 +6,7 @@ import { accessibilityProblems, DESKTOP, launchChromium, signIn } from './browse
 /**
  * The console's longer work in headless Chromium against the real stack: a table's settings and fields,
  * cursor pages, an import followed to its end with its problems by line, and a webhook's test send,
- * filter, secret rotation and recovery; a domain verified once its records are published, and its addresses.
+ * filter, secret rotation and recovery; an export of filtered rows to its download; a domain verified once its records are published, and its addresses.
  */
 describe('the web console at work', () => {
   let browser: Browser;
@@ -188,6 +188,30 @@ describe('the web console at work', () => {
     await page.getByText(`Added hello@${domain}`, { exact: true }).waitFor();
     await page.getByText(`hello@${domain}`, { exact: true }).waitFor();
     await page.getByText('(primary)').waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+  }, 120_000);
+
+  it('exports the rows a filter picks to CSV, followed to its download link', async () => {
+    const tableId = await makeTable('Exported', [
+      { name: 'Name', field_type: 'text' },
+      { name: 'Amount', field_type: 'number' },
+    ]);
+    await api.post(`/tables/${tableId}/rows/batch`, { rows: [{ data: { name: 'Ada', amount: 5 } }, { data: { name: 'Bob', amount: 50 } }, { data: { name: 'Cy', amount: 500 } }] });
+    await page.goto(`${page.url().split('#')[0]}#/tables/${tableId}/exports`);
+    const filter = page.getByRole('form', { name: 'Filter rows' });
+    await filter.getByRole('button', { name: 'Add a condition' }).click();
+    await filter.getByLabel('Condition 1 field').selectOption('amount');
+    await filter.getByLabel('Condition 1 operator').selectOption('gte');
+    await filter.getByLabel('Condition 1 value').fill('50');
+    await filter.getByRole('button', { name: 'Apply filter' }).click();
+    await page.getByLabel('Order by').selectOption('amount');
+    await page.getByLabel('Direction').selectOption('desc');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByRole('heading', { name: 'Export completed' }).waitFor({ timeout: 30_000 });
+    await page.getByText('2 rows written', { exact: true }).waitFor();
+    const link = page.getByRole('link', { name: 'Download the CSV file' });
+    const file = await (await fetch((await link.getAttribute('href')) as string)).text();
+    expect(file.trim().split(/\r?\n/)).toEqual(['name,amount', 'Cy,500', 'Bob,50']);
     expect(await accessibilityProblems(page)).toEqual([]);
   }, 120_000);
 });

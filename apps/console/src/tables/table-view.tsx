@@ -6,6 +6,7 @@ import { ConfirmButton, ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { draftNamed, draftOf, type FieldDraft, fieldChanges } from './field-drafts';
 import { FieldsEditor } from './fields-editor';
+import { ExportsPanel } from './exports-panel';
 import { ImportsPanel } from './imports-panel';
 import { RowsGrid } from './rows-grid';
 
@@ -14,6 +15,7 @@ const TABS = [
   { tab: 'rows', title: 'Rows' },
   { tab: 'fields', title: 'Fields' },
   { tab: 'imports', title: 'Import' },
+  { tab: 'exports', title: 'Export' },
 ] as const;
 
 export function TableView({ tableId, tab = 'rows' }: { tableId: string; tab?: string }) {
@@ -29,7 +31,8 @@ export function TableView({ tableId, tab = 'rows' }: { tableId: string; tab?: st
       </section>
     );
   }
-  const shown = TABS.filter(({ tab: name }) => name === 'rows' || access.tables.write);
+  // Exports read (tables:read); fields and imports write.
+  const shown = TABS.filter(({ tab: name }) => name === 'rows' || name === 'exports' || access.tables.write);
   return (
     <section>
       <p>
@@ -50,6 +53,8 @@ export function TableView({ tableId, tab = 'rows' }: { tableId: string; tab?: st
         <TableSettings table={table.data} onSaved={table.reload} />
       ) : tab === 'imports' && access.tables.write ? (
         <ImportsPanel table={table.data} onImported={table.reload} />
+      ) : tab === 'exports' ? (
+        <ExportsPanel table={table.data} />
       ) : (
         <RowsGrid table={table.data} onRowsChanged={table.reload} />
       )}
