@@ -28,4 +28,16 @@ describe('the bench against its recorded run', () => {
   it('records a run as its figures by key', () => {
     expect(recordedFiguresOf('quick run x', [ratio, cpu])).toEqual({ run: 'quick run x', figures: { 'creates.ratio': 0.5, 'creates.cpuMs': 2.2 } });
   });
+
+  it('records a run of some scenarios over the recorded one, keeping the figures it did not measure', () => {
+    const before = { run: 'full run y', figures: { 'creates.ratio': 0.4, 'lists.10000.p95': 30 } };
+    expect(recordedFiguresOf('full run x', [ratio], before)).toEqual({
+      run: 'full run x (creates.ratio); the rest: full run y',
+      figures: { 'creates.ratio': 0.5, 'lists.10000.p95': 30 },
+    });
+    expect(recordedFiguresOf('full run x', [ratio, cpu], { run: 'full run y', figures: { 'creates.ratio': 0.4 } })).toEqual({
+      run: 'full run x',
+      figures: { 'creates.ratio': 0.5, 'creates.cpuMs': 2.2 },
+    });
+  });
 });

@@ -23,7 +23,7 @@ const total = (per: Record<string, number>) => Math.round(Object.values(per).red
 export function headlineFigures(report: BenchReport): Figure[] {
   const figures: Figure[] = [];
   const add = (key: string, label: string, value: number, higherIsBetter: boolean) => figures.push({ key, label, value, higherIsBetter });
-  const { creates, batches, deliveries, lists } = report;
+  const { creates, batches, deliveries, lists, data } = report;
   if (creates) {
     add('creates.ratio', 'creates/s against the bare ceiling', creates.ratio, true);
     add('creates.cpuMs', 'CPU ms per create, every process', total(creates.cpuMsPerCreate), false);
@@ -45,6 +45,12 @@ export function headlineFigures(report: BenchReport): Figure[] {
     add(`lists.${list.rows}.p95`, `list page 1 p95 ms at ${list.rows} rows`, list.unfiltered.p95, false);
     add(`lists.${list.rows}.filteredP95`, `20% filter with total p95 ms at ${list.rows} rows`, list.filtered.p95, false);
     add(`lists.${list.rows}.cursorP95`, `depth ${list.deep.depth} by cursor p95 ms at ${list.rows} rows`, list.deep.cursor.p95, false);
+  }
+  if (data) {
+    add('import.ratio', `import of ${data.rows} rows against COPY`, data.import.ratio, true);
+    add('import.cpuMs', 'CPU ms per 1,000 imported rows, every process', total(data.import.cpuMsPerThousandRows), false);
+    add('export.ratio', `export of ${data.rows} rows against COPY TO`, data.export.ratio, true);
+    add('export.cpuMs', 'CPU ms per 1,000 exported rows, every process', total(data.export.cpuMsPerThousandRows), false);
   }
   return figures;
 }
@@ -68,7 +74,13 @@ export function comparisonLines(figures: Figure[], recorded: RecordedFigures | u
   });
 }
 
-/** Today's figures as a run to record. */
-export function recordedFiguresOf(run: string, figures: Figure[]): RecordedFigures {
-  return { run, figures: Object.fromEntries(figures.map((figure) => [figure.key, figure.value])) };
+/**
+ * Today's figures as a run to record. A run of some scenarios only (BENCH_ONLY) replaces their figures and
+ * keeps the others of the run recorded before, which the label then names too.
+ */
+export function recordedFiguresOf(run: string, figures: Figure[], before?: RecordedFigures): RecordedFigures {
+  const today = Object.fromEntries(figures.map((figure) => [figure.key, figure.value]));
+  const kept = Object.keys(before?.figures ?? {}).filter((key) => !(key in today));
+  if (!before || kept.length === 0) return { run, figures: today };
+  return { run: `${run} (${Object.keys(today).join(', ')}); the rest: ${before.run}`, figures: { ...before.figures, ...today } };
 }

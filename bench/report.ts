@@ -1,3 +1,4 @@
+import type { DataFigures } from './data/scenarios';
 import type { BatchCreateFigures, CreateFigures, ListFigures } from './rows/scenarios';
 import type { MemoryFigures } from './lib/usage-sampler';
 import type { WebhookFigures } from './webhooks/scenarios';
@@ -13,12 +14,17 @@ export interface BenchReport {
   deliveries?: WebhookFigures;
   filters?: FilterFigures;
   lists: ListFigures[];
+  data?: DataFigures;
   memory: MemoryFigures;
 }
 
 /** Issue 18's targets, each with the measured figure it is read against. */
 const IDLE_MIB = 120;
 const LOADED_MIB = 200;
+/** Issue 30's: an import or export at least half as fast as COPY, under 250 MB a process, a tenant's list p99 within 2x. */
+const DATA_CEILING_SHARE = 0.5;
+const DATA_PEAK_MIB = 250;
+const LIST_P99_FACTOR = 2;
 
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
@@ -28,7 +34,7 @@ function cpuLine(per: Record<string, number>): string {
 }
 
 export function printSummary(report: BenchReport): void {
-  const { creates, batches, deliveries, filters, lists, memory } = report;
+  const { creates, batches, deliveries, filters, lists, data, memory } = report;
   const largest = lists[lists.length - 1];
   log('');
   log(`bench ${report.mode} run ${report.date}; ${report.machine.cpus} CPUs (${report.machine.cpu}); load average ${report.machine.loadAverage.start.join(' ')} -> ${report.machine.loadAverage.end.join(' ')}`);
@@ -81,6 +87,7 @@ export function printSummary(report: BenchReport): void {
     log(`  at ${largest.rows} rows: sorted p95 < 25 ms ${verdict(largest.unfiltered.p95 < 25)}, filtered p95 < 100 ms ${verdict(largest.filtered.p95 < 100)}`);
     log(`  at ${largest.rows} rows, depth ${largest.deep.depth} by cursor p95 < 30 ms ${verdict(largest.deep.cursor.p95 < 30)}`);
   }
+  if (data) printData(data);
   log('RSS MiB, idle / peak under load:');
   for (const name of Object.keys({ ...memory.idleMiB, ...memory.peakMiB })) {
     const idle = memory.idleMiB[name];
@@ -88,4 +95,24 @@ export function printSummary(report: BenchReport): void {
     const checks = [idle === undefined ? '' : `idle < ${IDLE_MIB} ${verdict(idle < IDLE_MIB)}`, peak === undefined ? '' : `peak < ${LOADED_MIB} ${verdict(peak < LOADED_MIB)}`];
     log(`  ${name.padEnd(18)} ${String(idle ?? '-').padStart(4)} / ${String(peak ?? '-').padStart(4)}   ${checks.filter(Boolean).join(', ')}`);
   }
+}
+
+function printData(data: DataFigures): void {
+  log(`data in and out, ${data.rows} rows of 6 fields (${data.fileMiB} MiB of CSV); another organization's list quiet p50/p95/p99 ${data.quietList.p50}/${data.quietList.p95}/${data.quietList.p99} ms`);
+  for (const [name, figures, ceiling] of [
+    ['import', data.import, 'COPY FROM into the same fields and indexes'],
+    ['export', data.export, 'plain COPY TO'],
+  ] as const) {
+    log(
+      `  ${name}: ${figures.seconds} s (${figures.rowsPerSecond} rows/s), ${ceiling} ${figures.ceilingSeconds} s: ratio ${figures.ratio} (target >= ${DATA_CEILING_SHARE}: ${verdict(figures.ratio >= DATA_CEILING_SHARE)})`,
+    );
+    log(`    CPU ms per 1,000 rows: ${cpuLine(figures.cpuMsPerThousandRows)}`);
+    log(`    CPU ms per 1,000 rows by COPY: ${cpuLine(figures.ceilingCpuMsPerThousandRows)}`);
+    const list = figures.otherOrgList;
+    log(`    another organization's list meanwhile p50/p95/p99 ${list.p50}/${list.p95}/${list.p99} ms (target p99 within ${LIST_P99_FACTOR}x quiet: ${verdict(list.p99 <= LIST_P99_FACTOR * data.quietList.p99)})`);
+  }
+  // The S3 server stands in for the object storage a deployment uses; it is not one of the system's processes.
+  const peaks = Object.entries(data.peakMiB).filter(([name]) => name !== 's3rver');
+  const largest = Math.max(...peaks.map(([, mib]) => mib));
+  log(`  peak RSS MiB during both: ${Object.entries(data.peakMiB).map(([name, mib]) => `${name} ${mib}`).join(', ')} (target < ${DATA_PEAK_MIB} for every process of the system: ${verdict(largest < DATA_PEAK_MIB)})`);
 }

@@ -15,6 +15,7 @@ import { measureDispatch } from './dispatch/scenarios';
 import { FiltersSettings, measureFilters } from './filters/scenarios';
 import { measureBatchCreates, measureCreates, measureLists, RowsSettings } from './rows/scenarios';
 import { measureWebhooks, WebhooksSettings } from './webhooks/scenarios';
+import { DataSettings, measureDataInOut } from './data/scenarios';
 import { measureHostLoss } from './cluster/host-loss';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -40,12 +41,13 @@ const filters: FiltersSettings = {
   rounds: number('BENCH_FILTER_ROUNDS', 3, 2),
   timeoutMs: number('BENCH_DRAIN_TIMEOUT_MS', 120_000, 60_000),
 };
+const data: DataSettings = { rows: number('BENCH_DATA_ROWS', 1_000_000, 100_000) };
 const IDLE_SETTLE_MS = number('BENCH_IDLE_SETTLE_MS', 10_000, 5_000);
 /**
- * `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, filters, lists, dispatch, cluster) runs only
+ * `BENCH_ONLY=webhooks` (a comma list of creates, batches, webhooks, filters, lists, data, dispatch, cluster) runs only
  * those scenarios, with the memory figures. The cluster (three hosts in network namespaces) needs root.
  */
-const only = new Set((process.env.BENCH_ONLY ?? `creates,batches,webhooks,filters,lists,dispatch${process.getuid?.() === 0 ? ',cluster' : ''}`).split(',').map((name) => name.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? `creates,batches,webhooks,filters,lists,data,dispatch${process.getuid?.() === 0 ? ',cluster' : ''}`).split(',').map((name) => name.trim()));
 const runs = (name: string) => only.has(name);
 
 async function main(): Promise<void> {
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     const deliveries = runs('webhooks') ? await measureWebhooks(stack, org, usage, webhooks) : undefined;
     const filterCost = runs('filters') ? await measureFilters(stack, org, usage, filters) : undefined;
     const lists = runs('lists') ? await measureLists(stack.gatewayUrl, stack.databaseUrl, org, usage, rows) : [];
+    const dataInOut = runs('data') ? await measureDataInOut(stack, org, data) : undefined;
     const dispatch = runs('dispatch') ? await measureDispatch(stack.gatewayUrl, org, usage, rows.durationS) : undefined;
     const memory = usage.stop();
     // Last, beside an idle bench stack: its hosts run a copy of every process each.
@@ -77,12 +80,13 @@ async function main(): Promise<void> {
       date: started.toISOString(),
       mode: quick ? 'quick' : 'full',
       machine: machine(loadAtStart),
-      settings: { rows, webhooks, filters },
+      settings: { rows, webhooks, filters, data },
       creates,
       batches,
       deliveries,
       filters: filterCost,
       lists,
+      data: dataInOut,
       dispatch,
       memory,
       cluster,
@@ -101,7 +105,8 @@ async function main(): Promise<void> {
 
 /**
  * Prints each headline figure beside the recorded run's (`bench/recorded.json`, committed with the run's
- * table in bench/README.md) and flags a drop of more than 10%; BENCH_RECORD=1 makes this run the recorded one.
+ * table in bench/README.md) and flags a drop of more than 10%; BENCH_RECORD=1 makes this run the recorded one
+ * (for the scenarios it ran: the others keep their recorded figures).
  */
 function compareWithRecorded(report: Parameters<typeof headlineFigures>[0]): void {
   const file = resolve(REPO_ROOT, 'bench/recorded.json');
@@ -111,7 +116,7 @@ function compareWithRecorded(report: Parameters<typeof headlineFigures>[0]): voi
   log(`against the recorded run${recorded ? ` (${recorded.run})` : ''}:`);
   for (const line of comparisonLines(figures, recorded)) log(line);
   if (process.env.BENCH_RECORD === '1') {
-    writeFileSync(file, `${JSON.stringify(recordedFiguresOf(`${report.mode} run ${report.date}`, figures), null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(recordedFiguresOf(`${report.mode} run ${report.date}`, figures, recorded), null, 2)}\n`);
     log(`recorded this run's figures in ${file}`);
   }
 }

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ensureDatabase } from '@platform/persistence';
 import { ADMIN_ENTRY, ManagedProcess, PROCESSES, ProcessName, processSpec, runMigrations, Supervisor } from '@platform/runner';
-import { freePort, PrivateNats, productionRunSecrets, startPrivateNats } from '@platform/testing';
+import { freePort, PrivateNats, productionRunSecrets, startPrivateNats, startPrivateS3 } from '@platform/testing';
 import { Client } from 'pg';
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ export interface BenchStack {
   logFile: string;
   nats: PrivateNats;
   process(name: ProcessName): ManagedProcess;
-  /** Every process of the system now running (an extra worker as `webhooks-worker-2`), and the NATS server. */
+  /** Every process of the system now running (an extra worker as `webhooks-worker-2`), the NATS server and the S3 server. */
   pids(): Record<string, number | undefined>;
   /** Stops one of the system's processes (SIGTERM, graceful). */
   stop(name: ProcessName): Promise<void>;
@@ -41,6 +41,8 @@ export interface BenchStack {
  */
 export async function startBenchStack(options: { redisUrl: string; logLevel: string }): Promise<BenchStack> {
   const nats = await startPrivateNats();
+  // Imports and exports stream their files through object storage: an S3 server of its own, as the tests run.
+  const s3 = await startPrivateS3();
   const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/');
   base.pathname = `/platform_bench_${process.pid}`;
   const databaseUrl = base.toString();
@@ -55,6 +57,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
     PORT: String(port),
     RATE_LIMIT_PER_MINUTE: '1000000',
     ...productionRunSecrets('bench'),
+    ...s3.env,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_QUEUE: `webhook-deliveries-bench-${process.pid}`,
   };
@@ -70,6 +73,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
     await Promise.all(extras.map((extra) => extra.stop(10_000)));
     await supervisor.stopAll(15_000);
     await nats.destroy();
+    await s3.destroy();
     await dropDatabase(databaseUrl);
     log.end();
   };
@@ -109,6 +113,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
       }
       extras.forEach((extra, i) => (pids[`webhooks-worker-${i + 2}`] = extra.running ? extra.pid : undefined));
       pids['nats-server'] = nats.pid;
+      pids.s3rver = s3.pid;
       return pids;
     },
     stop: async (name) => {

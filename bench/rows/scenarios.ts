@@ -218,7 +218,7 @@ async function beside<T>(run: BesideBare, label: string, work: (bare: { pid: num
 }
 
 /** Latency of one GET, `requests` times with 4 in flight; answers p50/p95/p99 in ms. */
-async function listLatency(gatewayUrl: string, key: string, path: string, requests: number): Promise<ListFigures['unfiltered']> {
+export async function listLatency(gatewayUrl: string, key: string, path: string, requests: number): Promise<ListFigures['unfiltered']> {
   const timings: number[] = [];
   let next = 0;
   const worker = async () => {
@@ -236,7 +236,7 @@ async function listLatency(gatewayUrl: string, key: string, path: string, reques
 }
 
 /** Fills a table created through the API straight in SQL: pushing a million rows through HTTP would take the whole run. */
-async function seed(db: Client, tableId: string, rows: number): Promise<void> {
+export async function seed(db: Client, tableId: string, rows: number): Promise<void> {
   const { rows: fields } = await db.query('SELECT slug, column_name FROM tables.fields WHERE table_id = $1', [tableId]);
   const column = Object.fromEntries(fields.map((f: { slug: string; column_name: string }) => [f.slug, `"${f.column_name}"`]));
   const { rows: [table] } = await db.query('SELECT storage_name FROM tables.user_tables WHERE id = $1', [tableId]);
