@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { CalendarOperations, RowsOperations, ServiceReply, TablesMessages, TablesOperations } from '@contracts';
-import { AppError } from '@platform/errors';
-import { requestService } from '@platform/messaging';
-import { apiClient, createTestOrg, stackEnv } from '@platform/testing';
+import { CalendarOperations, RowsOperations, TablesMessages, TablesOperations } from '@contracts';
+import { apiClient, createTestOrg, sendToService, stackEnv } from '@platform/testing';
 import { connect, NatsConnection } from 'nats';
 
 /**
@@ -17,14 +15,7 @@ describe('services check what only they can know', () => {
   let api: ReturnType<typeof apiClient>;
   let tableId: string;
 
-  const send = async (subject: string, params: object): Promise<ServiceReply<any>> => {
-    try {
-      return { ok: true, ...(await requestService(nc, subject, { org, requestId: randomUUID(), callId: randomUUID(), timeoutMs: 10_000, params })) };
-    } catch (error) {
-      if (error instanceof AppError) return { ok: false, error: error.toBody() };
-      throw error;
-    }
-  };
+  const send = (subject: string, params: object) => sendToService(nc, subject, org, params);
 
   beforeAll(async () => {
     nc = await connect({ servers: stackEnv().NATS_URL.split(',') });

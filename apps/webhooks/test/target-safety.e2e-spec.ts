@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { ServiceReply, WebhooksOperations } from '@contracts';
+import { WebhooksOperations } from '@contracts';
 import type { ManagedProcess } from '@platform/runner';
-import { PrivateNats, startPrivateNats, startProcess } from '@platform/testing';
-import { firstValueFrom, timeout } from 'rxjs';
+import { PrivateNats, sendToService, startPrivateNats, startProcess } from '@platform/testing';
+import { connect, NatsConnection } from 'nats';
 import { ARecordDns } from './a-record-dns';
 
 /**
@@ -14,11 +13,10 @@ describe('target safety at create and update', () => {
   let nats: PrivateNats;
   let dns: ARecordDns;
   let api: ManagedProcess;
-  let client: ClientProxy;
+  let nc: NatsConnection;
   const org = { id: randomUUID(), plan: 0, addons: [] };
 
-  const send = async (pattern: string, params: object): Promise<ServiceReply<any>> =>
-    firstValueFrom(client.send<ServiceReply<any>>(pattern, { org, requestId: randomUUID(), params }).pipe(timeout(10_000)));
+  const send = (subject: string, params: object) => sendToService(nc, subject, org, params);
 
   beforeAll(async () => {
     nats = await startPrivateNats();
@@ -35,12 +33,11 @@ describe('target safety at create and update', () => {
       WEBHOOK_CONSUMER_ENABLED: 'false',
       WEBHOOK_DNS_SERVERS: dns.servers,
     });
-    client = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [nats.url] } });
-    await client.connect();
+    nc = await connect({ servers: [nats.url] });
   });
 
   afterAll(async () => {
-    await client?.close();
+    await nc?.close();
     await api?.stop();
     await nats?.destroy();
     dns?.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { DomainEvent, RowView, ServiceResult } from '@contracts';
+import type { DomainEvent, RowListQuery, RowView, ServiceResult } from '@contracts';
 import { AttachmentFiles, CheckedUploads } from '../attachments/attachment-files';
 import { AppError } from '@platform/errors';
 import { Database, isPgError, PgErrorCode, Sql } from '@platform/persistence';
@@ -19,21 +19,12 @@ import { changedValues } from './row-changes';
 import { checkRowSize } from './row-size';
 import { rowEvent, rowUpdatedEvent } from './row-events';
 import { CursorPosition, CursorQuery, RowCursors } from './row-cursor';
-import { RowOrder, SortOrder } from './row-sort';
+import { RowOrder } from './row-sort';
 import { ListedRow, RowsRepository } from './rows.repository';
 import { readsMatchesFirst } from './read-plan';
 
 /** A table changed under a cached copy at most this many times in a row before the create gives up. */
 const CREATE_ATTEMPTS = 3;
-
-export interface RowListParams {
-  page?: number;
-  limit: number;
-  sort?: string;
-  order?: SortOrder;
-  filter?: string;
-  cursor?: string;
-}
 
 /** Rolls back a create whose cached table changed meanwhile, so the caller reloads it and tries again. */
 class TableMoved extends Error {}
@@ -70,7 +61,7 @@ export class RowsService {
    * One page of rows by `page` (offset) or by `cursor` (keyset: the cost does not grow with depth). Both
    * answer `next_cursor`, found by reading one row beyond the page.
    */
-  async list(organizationId: string, tableId: string, query: RowListParams): Promise<ServiceResult<RowView[]>> {
+  async list(organizationId: string, tableId: string, query: RowListQuery): Promise<ServiceResult<RowView[]>> {
     const table = await this.table(organizationId, tableId);
     if (query.cursor !== undefined && query.page !== undefined) throw AppError.validation('cursor', 'cannot be combined with page');
     const filter = parseFilter(query.filter, table.fields);

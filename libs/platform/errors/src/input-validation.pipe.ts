@@ -2,10 +2,10 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { NATIVE_TYPES, validateInput } from './validate-input';
 
 /**
- * The one way input is checked, in the gateway (bodies and queries) and in every service (the `params`
- * of each NATS message): against its contract class from libs/contracts, refusing unknown properties by
- * name, failing with the VALIDATION_ERROR that names the first offending field. Parameters typed with
- * an interface or a primitive carry no class and pass through.
+ * The one way input is checked, once, at the gateway (bodies and queries): against its contract class
+ * from libs/contracts, refusing unknown properties by name, failing with the VALIDATION_ERROR that names
+ * the first offending field. The services take what passed it. Parameters typed with an interface or a
+ * primitive carry no class and pass through.
  */
 @Injectable()
 export class InputValidationPipe implements PipeTransform {

@@ -1,14 +1,11 @@
 import { NestApplicationOptions, Type } from '@nestjs/common';
 import { DiscoveryService, NestFactory } from '@nestjs/core';
-import { CustomStrategy } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ServiceConfig } from '@platform/config';
 import { createLogger, ServiceLogger } from '@platform/logging';
-import { InputValidationPipe } from '@platform/errors';
-import { boundHandlers, connectNats, InFlightRequests, natsClientOptions, OperationServer, RequestScopeInterceptor, ServiceReplyInterceptor } from '@platform/messaging';
+import { boundHandlers, connectNats, OperationServer } from '@platform/messaging';
 import { HealthChecks } from './health/health-checks';
 import { ProbesModule } from './health/health.module';
-import { DrainingNatsServer } from './draining-nats-server';
 import { exitGracefully } from './shutdown';
 
 /** A process that serves an HTTP API of its own (the gateway). */
@@ -25,15 +22,16 @@ export interface ServiceBootstrap {
   name: string;
   module: Type<unknown> | ReturnType<typeof Object>;
   config: ServiceConfig;
-  /** NATS queue group for request-reply handlers; omit for a process that only works in the background. */
+  /** NATS queue group of its declared operations' handlers; omit for a process that only works in the background. */
   queue?: string;
   http?: PublicHttp;
 }
 
 /**
- * Starts a process of the system: its application (request-reply handlers on NATS in the queue group,
- * so replicas share the load; an HTTP API when it has one), and beside it the health port's server
- * for probes and metrics. SIGTERM turns the process not-ready, then closes both.
+ * Starts a process of the system: its application (the handlers its providers bind with `@Handles`,
+ * answering on NATS in the queue group so replicas share the load; an HTTP API when it has one), and
+ * beside it the health port's server for probes and metrics. SIGTERM turns the process not-ready, then
+ * closes both.
  */
 export async function bootstrapService(options: ServiceBootstrap): Promise<void> {
   const { name, config, http } = options;
@@ -49,23 +47,10 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
       .map((wrapper) => wrapper.instance as object | undefined)
       .filter((instance): instance is object => typeof instance === 'object' && instance !== null);
     const handlers = instances.flatMap(boundHandlers);
-    if (handlers.length > 0) {
-      await app.init();
-      operations = new OperationServer(await connectNats(config.NATS_URL, `${name}-rpc`), options.queue);
-      operations.serve(handlers);
-    } else {
-      // Registered before the transport is connected: handlers bound afterwards would not see them.
-      const inFlight = new InFlightRequests();
-      app.useGlobalInterceptors(new ServiceReplyInterceptor(inFlight), new RequestScopeInterceptor());
-      app.useGlobalPipes(new InputValidationPipe());
-      app.connectMicroservice<CustomStrategy>(
-        {
-          strategy: new DrainingNatsServer({ ...natsClientOptions(config.NATS_URL, `${name}-rpc`), queue: options.queue }, inFlight, config.RPC_SHUTDOWN_GRACE_MS),
-        },
-        { inheritAppConfig: true },
-      );
-      await app.startAllMicroservices();
-    }
+    if (handlers.length === 0) throw new Error(`${name} joins the queue group ${options.queue} but binds no handler with @Handles`);
+    await app.init();
+    operations = new OperationServer(await connectNats(config.NATS_URL, `${name}-rpc`), options.queue);
+    operations.serve(handlers);
   }
   const health = app.get(HealthChecks);
   const probes = await NestFactory.create<NestFastifyApplication>(ProbesModule.serving(health), new FastifyAdapter(), { bufferLogs: true });

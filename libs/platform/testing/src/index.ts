@@ -14,6 +14,7 @@ export { createScratchDatabase } from './test-databases';
 export { TEST_EXPORT_FILE_TTL_SECONDS, TEST_IMPORT_MAX_BYTES } from './stack-env';
 export * from './local-server';
 export * from './webhook-receiver';
+export * from './service-messages';
 export * from './attachment-fixtures';
 export * from './e2e-stack';
 export { productionRunSecrets } from './stack-env';
