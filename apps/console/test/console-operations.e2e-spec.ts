@@ -143,9 +143,13 @@ describe('the web console at work', () => {
     await expect(page.locator('.secret code').textContent()).resolves.toMatch(/^whsec_/);
     await page.getByText(/The previous secret keeps working until/).waitFor();
 
-    // An event from while the webhook was disabled is in the window the console recovers.
+    // An event from while the webhook was disabled is in the window the console recovers. A second
+    // webhook's delivery of it shows that the event reached the dispatcher (and its store) first.
+    const witness = await api.post('/webhooks', { name: 'Witness', url: receiver.url('/ops-witness'), events: ['row.created'] });
+    expect(witness.status).toBe(201);
     expect((await api.patch(`/webhooks/${webhookId}`, { active: false })).status).toBe(200);
     await api.post(`/tables/${tableId}/rows`, { data: { total: 150 } });
+    await eventually(() => receiver.at('/ops-witness')[0] ?? Promise.reject(new Error('not yet')), { timeoutMs: 30_000 });
     expect((await api.patch(`/webhooks/${webhookId}`, { active: true })).status).toBe(200);
     await page.getByRole('button', { name: 'Recover', exact: true }).click();
     await page.getByText('Recovery finished: 1 event queued again', { exact: true }).waitFor({ timeout: 30_000 });
