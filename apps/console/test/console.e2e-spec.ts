@@ -145,6 +145,12 @@ describe('the web console', () => {
     await page.getByText('1 row match', { exact: true }).waitFor();
     await expect(page.locator('table.grid tbody tr').count()).resolves.toBe(1);
     await expect(page.locator('table.grid tbody').textContent()).resolves.toContain('Beta');
+    // A refused filter shows the API's error and none of the rows of the filter before it.
+    await filter.getByLabel('Filter (JSON, the rows list grammar)').fill('{"nope":1}');
+    await filter.getByRole('button', { name: 'Apply filter' }).click();
+    await filter.getByText(/nope/).first().waitFor();
+    await expect(page.locator('table.grid tbody').textContent()).resolves.not.toContain('Beta');
+    await expect(page.getByText('1 row match', { exact: true }).count()).resolves.toBe(0);
     // Sort by a column: Beta before Alpha once the filter is cleared and the order is descending.
     await filter.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('2 rows', { exact: true }).waitFor();

@@ -57,7 +57,9 @@ export function RowsGrid({ table, onRowsChanged }: { table: Table; onRowsChanged
     () => 'Row deleted',
   );
   const filterError = rows.error?.field?.startsWith('filter') ? rows.error : undefined;
-  const listed = rows.data?.data ?? [];
+  // A refused query (a filter naming a removed field, say) leaves no rows of the query before it on screen.
+  const page = rows.error ? undefined : rows.data;
+  const listed = page?.data ?? [];
   const columns: { slug: string; title: string; field?: FieldView }[] = [
     ...table.fields.map((field) => ({ slug: field.slug, title: field.name, field })),
     { slug: 'created_at', title: 'Created' },
@@ -76,7 +78,7 @@ export function RowsGrid({ table, onRowsChanged }: { table: Table; onRowsChanged
       {filterError ? null : <ErrorNote error={rows.error} />}
       <div className="toolbar">
         <span role="status">
-          {rows.loading ? 'Loading…' : rows.data ? `${rows.data.pagination.total.toLocaleString()} row${rows.data.pagination.total === 1 ? '' : 's'}${query.filter ? ' match' : ''}` : ''}
+          {rows.loading ? 'Loading…' : page ? `${page.pagination.total.toLocaleString()} row${page.pagination.total === 1 ? '' : 's'}${query.filter ? ' match' : ''}` : ''}
         </span>
         {writable ? (
           <>
@@ -153,10 +155,10 @@ export function RowsGrid({ table, onRowsChanged }: { table: Table; onRowsChanged
         <PageSize value={query.limit} onChange={(limit) => restart({ limit })} />
         <button
           type="button"
-          disabled={!rows.data?.pagination.next_cursor}
+          disabled={!page?.pagination.next_cursor}
           onClick={() => {
             setCursors([...cursors, cursor]);
-            setCursor(rows.data?.pagination.next_cursor ?? undefined);
+            setCursor(page?.pagination.next_cursor ?? undefined);
           }}
         >
           Next page

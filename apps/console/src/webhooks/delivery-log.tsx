@@ -93,9 +93,12 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                 <td>{delivery.next_retry_at ? new Date(delivery.next_retry_at).toLocaleString() : ''}</td>
                 {access.webhooks.write ? (
                   <td>
-                    <button type="button" className="small" disabled={redeliver.busy} onClick={() => void redeliver.run(delivery.id)}>
-                      Redeliver
-                    </button>
+                    {/* A test send's event is not kept in the event store, so there is nothing to send again. */}
+                    {delivery.event_type === 'webhook.test' ? null : (
+                      <button type="button" className="small" disabled={redeliver.busy} onClick={() => void redeliver.run(delivery.id)}>
+                        Redeliver
+                      </button>
+                    )}
                   </td>
                 ) : null}
               </tr>
