@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { ServiceReply, ServiceRequest } from '@contracts';
 import { AppError, isErrorBody } from '@platform/errors';
 import { DeadlineExceededError, runInQueryScope } from '@platform/persistence';
@@ -11,31 +12,45 @@ import type { ReplyPacket, RequestPacket } from './service-request';
 
 const codec = JSONCodec<RequestPacket | ReplyPacket>();
 
+/** What an OperationServer needs: its NATS connection (made when Nest starts it), queue group and handlers. */
+export interface OperationServerOptions {
+  connect: () => Promise<NatsConnection>;
+  queue: string;
+  handlers: BoundHandler[];
+  /** How long closing waits for the answers in hand (their deadlines end them anyway). */
+  shutdownGraceMs: number;
+}
+
 /**
- * Answers the declared operations of a service on NATS, in its queue group so replicas share the work:
- * each message goes straight to its handler, inside the query scope of its organization and deadline,
- * and its answer or failure goes back as a ServiceReply. The message passed the gateway's validation,
- * so nothing checks it again on the way in. Bodies too large for one message come and go as claim checks
- * (LargePayloads); a reply that cannot be sent is logged, never thrown where it would end the process.
+ * The service's Nest microservice transport (a custom transport strategy of `@nestjs/microservices`):
+ * answers the declared operations on NATS, in its queue group so replicas share the work. Each message
+ * goes straight to the one handler bound to its subject (`@Handles`), inside the query scope of its
+ * organization and deadline, and its answer or failure goes back as a ServiceReply. The message passed
+ * the gateway's validation, so no pipe, guard or interceptor checks it again on the way in (Nest's NATS
+ * transport would run its pipeline and parse its own packet for every message). Bodies too large for one
+ * message come and go as claim checks (LargePayloads); a reply that cannot be sent is logged, never thrown
+ * where it would end the process.
  */
-export class OperationServer {
-  private readonly logger = new Logger('OperationServer');
+export class OperationServer extends Server implements CustomTransportStrategy {
+  protected override readonly logger = new Logger('OperationServer');
   private readonly subscriptions: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly payloads: LargePayloads;
+  private nc?: NatsConnection;
+  private payloads?: LargePayloads;
 
-  constructor(
-    private readonly nc: NatsConnection,
-    private readonly queue: string,
-  ) {
-    this.payloads = requestPayloads(nc);
+  constructor(private readonly options: OperationServerOptions) {
+    super();
   }
 
-  serve(handlers: BoundHandler[]): void {
-    for (const handler of handlers) {
+  /** Nest starts it with the application: connect, then one queue subscription per declared operation. */
+  async listen(callback: () => void): Promise<void> {
+    const nc = await this.options.connect();
+    this.nc = nc;
+    this.payloads = requestPayloads(nc);
+    for (const handler of this.options.handlers) {
       this.subscriptions.push(
-        this.nc.subscribe(handler.subject, {
-          queue: this.queue,
+        nc.subscribe(handler.subject, {
+          queue: this.options.queue,
           callback: (error, message) => {
             if (error) {
               this.logger.error({ err: error, subject: handler.subject }, 'operation subscription failed');
@@ -48,35 +63,47 @@ export class OperationServer {
         }),
       );
     }
+    callback();
   }
 
   /**
-   * Leaves the queue group without dropping a request: draining the subscriptions hands the messages NATS
-   * already routed here to their handlers (new ones go to the other replicas), then waits for the answers
-   * in hand, at most `graceMs` (their deadlines end them anyway), and closes the connection once its
-   * answers are flushed.
+   * Leaves the queue group without dropping a request (Nest calls it when the application closes):
+   * draining the subscriptions hands the messages NATS already routed here to their handlers (new ones
+   * go to the other replicas), then waits for the answers in hand, at most the shutdown grace, and
+   * closes the connection once its answers are flushed.
    */
-  async close(graceMs: number): Promise<void> {
+  async close(): Promise<void> {
+    if (!this.nc || this.nc.isClosed()) return;
     await Promise.all(this.subscriptions.map((subscription) => subscription.drain().catch(() => undefined)));
     let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    const graceOver = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs)));
     await Promise.race([Promise.all(this.inFlight), graceOver]);
     clearTimeout(timer);
     await this.nc.drain();
+  }
+
+  /** Connection status reaches the health checks through the NATS connection itself, not Nest's events. */
+  on(): void {
+    throw new Error('OperationServer has no events to listen to');
+  }
+
+  unwrap<T>(): T {
+    if (!this.nc) throw new Error('OperationServer is not listening');
+    return this.nc as T;
   }
 
   private async answer(handler: BoundHandler, message: Msg): Promise<void> {
     let packet: RequestPacket | undefined;
     let response: ServiceReply;
     try {
-      packet = codec.decode(await this.payloads.open(message)) as RequestPacket;
+      packet = codec.decode(await this.payloads!.open(message)) as RequestPacket;
       response = await this.run(handler, packet.data);
     } catch (error) {
       response = { ok: false, error: this.failure(error, handler.subject, packet?.data) };
     }
     if (!message.reply) return;
     try {
-      const { data, headers } = await this.payloads.seal(codec.encode({ id: packet?.id, response, isDisposed: true }));
+      const { data, headers } = await this.payloads!.seal(codec.encode({ id: packet?.id, response, isDisposed: true }));
       message.respond(data, { headers });
     } catch (error) {
       this.logger.error({ err: error, pattern: handler.subject, requestId: packet?.data?.requestId }, 'could not send a reply');

@@ -48,9 +48,11 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
       .filter((instance): instance is object => typeof instance === 'object' && instance !== null);
     const handlers = instances.flatMap(boundHandlers);
     if (handlers.length === 0) throw new Error(`${name} joins the queue group ${options.queue} but binds no handler with @Handles`);
+    const connect = () => connectNats(config.NATS_URL, `${name}-rpc`);
+    operations = new OperationServer({ connect, queue: options.queue, handlers, shutdownGraceMs: config.RPC_SHUTDOWN_GRACE_MS });
+    app.connectMicroservice({ strategy: operations });
     await app.init();
-    operations = new OperationServer(await connectNats(config.NATS_URL, `${name}-rpc`), options.queue);
-    operations.serve(handlers);
+    await app.startAllMicroservices();
   }
   const health = app.get(HealthChecks);
   const probes = await NestFactory.create<NestFastifyApplication>(ProbesModule.serving(health), new FastifyAdapter(), { bufferLogs: true });
@@ -65,7 +67,9 @@ export async function bootstrapService(options: ServiceBootstrap): Promise<void>
   health.markServing();
   const log = createLogger(name, config.LOG_LEVEL);
   const close = async () => {
-    await operations?.close(config.RPC_SHUTDOWN_GRACE_MS);
+    // The operations first, while their database is still open: leave the queue group, answer what is held.
+    // Nest's own close of the application closes them too, after its destroy hooks: by then a no-op.
+    await operations?.close();
     await app.close();
     await probes.close();
   };
