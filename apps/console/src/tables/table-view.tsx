@@ -4,11 +4,11 @@ import { go, href } from '../route';
 import { useSession } from '../session-context';
 import { ConfirmButton, ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
-import { draftNamed, draftOf, type FieldDraft, fieldChanges } from './field-drafts';
-import { FieldsEditor } from './fields-editor';
+import { draftOf, type FieldDraft, fieldChanges } from './field-drafts';
 import { ExportsPanel } from './exports-panel';
 import { ImportsPanel } from './imports-panel';
 import { RowsGrid } from './rows-grid';
+import { TableForm } from './table-form';
 
 type Table = Schema<'TableDetail'>;
 const TABS = [
@@ -94,29 +94,21 @@ function TableSettings({ table, onSaved }: { table: Table; onSaved(): void }) {
     event.preventDefault();
     void save.run();
   };
-  const fieldError = save.error?.field?.startsWith('fields[') ? { key: draftNamed(save.error.field, sentKeys) ?? '', error: save.error } : undefined;
   return (
     <>
-      <form className="card" onSubmit={submit} aria-labelledby="settings-title">
-        <h2 id="settings-title">Name and fields</h2>
-        <div className="row-of-inputs">
-          <label>
-            Name
-            <input value={name} onChange={(event) => setName(event.target.value)} required />
-          </label>
-          <label className="wide">
-            Description
-            <input value={description} onChange={(event) => setDescription(event.target.value)} />
-          </label>
-        </div>
-        <FieldsEditor drafts={drafts} onChange={setDrafts} errorAt={fieldError} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.busy}>
-            Save changes
-          </button>
-          {fieldError ? null : <Outcome action={save} />}
-        </div>
-      </form>
+      <TableForm
+        heading={{ id: 'settings-title', text: 'Name and fields' }}
+        submitLabel="Save changes"
+        name={name}
+        onName={setName}
+        description={description}
+        onDescription={setDescription}
+        drafts={drafts}
+        onDrafts={setDrafts}
+        sentKeys={sentKeys}
+        action={save}
+        onSubmit={submit}
+      />
       <div className="card danger-zone">
         <h2>Delete this table</h2>
         <p>Its rows and files go with it.</p>

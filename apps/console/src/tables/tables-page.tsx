@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Pager, ScrollBox } from '../ui/feedback';
+import { ErrorNote, Pager, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
-import { draftNamed, type FieldDraft, fieldsToCreate, newDraft } from './field-drafts';
-import { FieldsEditor } from './fields-editor';
+import { type FieldDraft, fieldsToCreate, newDraft } from './field-drafts';
+import { TableForm } from './table-form';
 import { TableView } from './table-view';
 
 const PAGE_SIZE = 50;
@@ -78,27 +78,19 @@ function CreateTable() {
     const created = await create.run();
     if (created) go('tables', created.data.id);
   };
-  const fieldError = create.error?.field?.startsWith('fields[') ? { key: draftNamed(create.error.field, drafts.map((draft) => draft.key)) ?? '', error: create.error } : undefined;
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="create-table">
-      <h2 id="create-table">New table</h2>
-      <div className="row-of-inputs">
-        <label>
-          Name
-          <input value={name} onChange={(event) => setName(event.target.value)} required />
-        </label>
-        <label className="wide">
-          Description
-          <input value={description} onChange={(event) => setDescription(event.target.value)} />
-        </label>
-      </div>
-      <FieldsEditor drafts={drafts} onChange={setDrafts} errorAt={fieldError} />
-      <div className="actions">
-        <button type="submit" className="primary" disabled={create.busy}>
-          Create table
-        </button>
-        {fieldError ? null : <Outcome action={create} />}
-      </div>
-    </form>
+    <TableForm
+      heading={{ id: 'create-table', text: 'New table' }}
+      submitLabel="Create table"
+      name={name}
+      onName={setName}
+      description={description}
+      onDescription={setDescription}
+      drafts={drafts}
+      onDrafts={setDrafts}
+      sentKeys={drafts.map((draft) => draft.key)}
+      action={create}
+      onSubmit={(event) => void submit(event)}
+    />
   );
 }
