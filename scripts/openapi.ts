@@ -1,5 +1,5 @@
 /**
- * Writes openapi.json at the repository root from the gateway's controllers and contract classes,
+ * Writes openapi.json at the repository root from the declared operations and contract classes,
  * without connecting to anything, then the SDK's types from it with openapi-typescript:
  * `npm run build && node dist/scripts/openapi.js`.
  */
@@ -7,25 +7,13 @@ import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig } from '@platform/config';
-import { GatewayConfig } from '../apps/gateway/src/gateway.config';
-import { GatewayModule } from '../apps/gateway/src/gateway.module';
 import { createOpenApiDocument } from '../apps/gateway/src/openapi/openapi-document';
 
 const root = resolve(__dirname, '..', '..');
 const target = resolve(root, 'openapi.json');
 
 async function main(): Promise<void> {
-  // Preview mode scans modules and controllers without instantiating providers: no database, NATS or Redis.
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(loadConfig(GatewayConfig)), new FastifyAdapter(), {
-    preview: true,
-    logger: false,
-  });
-  app.setGlobalPrefix('v1');
-  const document = createOpenApiDocument(app);
-  await app.close();
+  const document = await createOpenApiDocument();
   writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
   process.stdout.write(`${target}: ${Object.keys(document.paths).length} paths\n`);
   // The generator's options live in one place, the SDK's `generate:types` script, which its stale-types spec runs too.

@@ -1,19 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { IDENTITY_SCHEMA, IdentityStore } from '@identity';
 import { IdempotencyPruner } from './idempotency/idempotency-pruner';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
-import { InputValidationPipe } from '@platform/errors';
 import { Database } from '@platform/persistence';
 import { NatsConnectionModule, OutboxRelayModule, RedisModule, ServiceCoreModule } from '@platform/service';
 import { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { RateLimiter } from './auth/rate-limiter';
-import { ScopeGuard } from './auth/require-scope';
 import { BusModule } from './bus/bus.module';
 import { GatewayConfig } from './gateway.config';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
-import { EnvelopeInterceptor } from './http/envelope.interceptor';
-import { DeclaredRoutesModule } from './routes/declared-routes.module';
 
 @Module({})
 export class GatewayModule {
@@ -29,7 +25,6 @@ export class GatewayModule {
         // a quarter second is soon enough and keeps the idle polling off the request path.
         OutboxRelayModule.forSchema(IDENTITY_SCHEMA, 'gateway', { idleMs: 250 }),
         BusModule,
-        DeclaredRoutesModule,
       ],
       providers: [
         { provide: IdentityStore, inject: [Database], useFactory: (db: Database) => new IdentityStore(db) },
@@ -37,9 +32,6 @@ export class GatewayModule {
         RateLimiter,
         IdempotencyRepository,
         IdempotencyPruner,
-        { provide: APP_GUARD, useClass: ScopeGuard },
-        { provide: APP_PIPE, useClass: InputValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

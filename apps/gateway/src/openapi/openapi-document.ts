@@ -1,6 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { TABLES_EXTRA_MODELS, WEBHOOK_PAYLOADS } from '@contracts';
+import { DocumentedRoutesModule } from './documented-routes';
 import { asOpenApi31 } from './openapi-31';
 import { completeDocument } from './openapi-completion';
 import { webhooksSection } from './openapi-webhooks';
@@ -21,9 +23,12 @@ const TAGS: [string, string][] = [
 
 /**
  * The OpenAPI 3.1 document of the whole API, built from the declared operations and the contract
- * classes: paths relative to the server URL, which ends in /v1 as the interface's base URL does.
+ * classes: paths relative to the server URL, which ends in /v1 as the interface's base URL does. It is
+ * read from an application of its own in preview mode, which scans the documented routes and
+ * instantiates nothing: no connection is made.
  */
-export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+export async function createOpenApiDocument(): Promise<OpenAPIObject> {
+  const app = await NestFactory.create(DocumentedRoutesModule, new FastifyAdapter(), { preview: true, logger: false });
   const builder = new DocumentBuilder()
     .setTitle(API_TITLE)
     .setVersion(API_VERSION)
@@ -39,10 +44,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addServer('http://localhost:3000/v1', 'A gateway started with `npm start`');
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const scanned = SwaggerModule.createDocument(app, builder.build(), {
-    ignoreGlobalPrefix: true,
     // Every operation names its own tag; the routes' controller is generated and not a part of the API.
     autoTagControllers: false,
     extraModels: [...WEBHOOK_PAYLOADS, ...TABLES_EXTRA_MODELS],
   });
+  await app.close();
   return { ...asOpenApi31(completeDocument(scanned)), webhooks: webhooksSection() };
 }
