@@ -20,6 +20,7 @@ import { RowUpsertsService } from './rows/row-upserts.service';
 import { RowsHandlers } from './rows/rows.handlers';
 import { RowsRepository } from './rows/rows.repository';
 import { RowsService } from './rows/rows.service';
+import { RowCreateGroups } from './rows/row-create-groups';
 import { TablesHandlers } from './tables/tables.handlers';
 import { TablesService } from './tables/tables.service';
 import { UserTableCache } from './tables/user-table.cache';
@@ -50,6 +51,7 @@ export class TablesModule {
         TablesService,
         RowsRepository,
         RowsService,
+        RowCreateGroups,
         RowBatchesService,
         RowUpsertsService,
         ImportsRepository,

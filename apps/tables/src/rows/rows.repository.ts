@@ -115,31 +115,39 @@ export class RowsRepository {
 
   /**
    * Inserts many rows with one parameter per column (arrays unnested), so a statement's size does not grow
-   * with its parameters' count; answers nothing. Arrays of arrays cannot be unnested, so list values
-   * (multi_select) travel as JSON text and are turned back into text[] in SQL.
+   * with its parameters' count; answers nothing.
    */
   async insertColumns(db: Sql, table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>): Promise<void> {
     if (rows.length === 0) return;
     const params = new SqlParameters();
-    const ids = params.add(rows.map((row) => row.id));
-    const inputs = table.fields.map((field) => {
-      const list = field.fieldType === 'multi_select';
-      const column = rows.map(({ values }) => {
-        const value = columnParameter(field, values.get(field) ?? null);
-        return list && value !== null ? JSON.stringify(value) : value;
-      });
-      return `${params.add(column)}::${list ? 'text' : COLUMN_KINDS[field.fieldType].castType}[]`;
-    });
-    const outputs = table.fields.map((field, i) =>
-      field.fieldType === 'multi_select' ? `CASE WHEN c${i} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(c${i}::jsonb)) END` : `c${i}`,
-    );
-    const aliases = ['id', ...table.fields.map((_, i) => `c${i}`)].join(', ');
-    await db.query(
-      `INSERT INTO ${qualified(table.storageName)} (${['id', ...table.fields.map((field) => ident(field.column))].join(', ')})
-       SELECT ${['id', ...outputs].join(', ')} FROM unnest(${ids}::uuid[]${inputs.map((input) => `, ${input}`).join('')}) AS input(${aliases})`,
-      params.values,
-    );
+    const input = unnestedRows(params, table, rows);
+    await db.query(`INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}`, params.values);
     await this.addToRowCount(db, table, rows.length);
+  }
+
+  /**
+   * Creates single rows that arrived together (RowCreateGroups) in one statement: the rows, one slot of the
+   * row counter, and one outbox entry that carries the events of the rows written, in their order, as one
+   * message. A row whose id is already taken (a create sent again) is left out with its event; nothing is
+   * written unless the table still has the version the values were checked against. Answers the rows
+   * written, by id.
+   */
+  async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent }>): Promise<Map<string, RowRecord>> {
+    const params = new SqlParameters();
+    const tableId = params.add(table.id);
+    const input = unnestedRows(params, table, rows);
+    const events = `unnest(${params.add(rows.map((row) => row.event.id))}::uuid[], ${params.add(rows.map((row) => row.id))}::uuid[],
+      ${params.add(rows.map((row) => JSON.stringify(row.event)))}::json[]) WITH ORDINALITY AS e(id, row_id, body, ord)`;
+    const sql = `WITH guard AS (SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${tableId} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}),
+      inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
+        ON CONFLICT (id) DO NOTHING RETURNING ${rowSelectList(table.fields)}),
+      counted AS (UPDATE ${ROW_COUNTS_TABLE} SET n = n + (SELECT count(*) FROM inserted) WHERE table_id = ${tableId} AND slot = ${params.add(randomInt(ROW_COUNT_SLOTS))}
+        AND EXISTS (SELECT 1 FROM inserted)),
+      published AS (${TABLES_OUTBOX.insertMessageStatement(rows[0].event, `(SELECT e.* FROM ${events} WHERE e.row_id IN (SELECT id FROM inserted)) AS written`, (value) => params.add(value))})
+      SELECT * FROM inserted`;
+    const { rows: records } = await this.db.query<RowRecord>(sql, params.values);
+    if (records.length > 0) TABLES_OUTBOX.written(this.db);
+    return new Map(records.map((record) => [record.id, record]));
   }
 
   /** Locks the rows in id order (so two batches over the same rows cannot deadlock); answers those that exist. */
@@ -222,4 +230,30 @@ export class RowsRepository {
     const { rows } = await this.db.query<{ total: string }>(`SELECT count(*) AS total FROM ${qualified(table.storageName)} WHERE ${where}`, params);
     return Number(rows[0].total);
   }
+}
+
+/**
+ * Rows as one parameter per column, unnested into a source to INSERT ... SELECT from, in the given order
+ * (`input.ord`). Arrays of arrays cannot be unnested, so list values (multi_select) travel as JSON text and
+ * are turned back into text[] in SQL.
+ */
+function unnestedRows(params: SqlParameters, table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>) {
+  const ids = params.add(rows.map((row) => row.id));
+  const inputs = table.fields.map((field) => {
+    const list = field.fieldType === 'multi_select';
+    const column = rows.map(({ values }) => {
+      const value = columnParameter(field, values.get(field) ?? null);
+      return list && value !== null ? JSON.stringify(value) : value;
+    });
+    return `${params.add(column)}::${list ? 'text' : COLUMN_KINDS[field.fieldType].castType}[]`;
+  });
+  const outputs = table.fields.map((field, i) =>
+    field.fieldType === 'multi_select' ? `CASE WHEN input.c${i} IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(input.c${i}::jsonb)) END` : `input.c${i}`,
+  );
+  const aliases = ['id', ...table.fields.map((_, i) => `c${i}`), 'ord'].join(', ');
+  return {
+    columns: ['id', ...table.fields.map((field) => ident(field.column))].join(', '),
+    values: ['input.id', ...outputs].join(', '),
+    source: `unnest(${ids}::uuid[]${inputs.map((input) => `, ${input}`).join('')}) WITH ORDINALITY AS input(${aliases})`,
+  };
 }

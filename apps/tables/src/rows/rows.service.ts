@@ -21,6 +21,7 @@ import { rowEvent, rowUpdatedEvent } from './row-events';
 import { CursorPosition, CursorQuery, RowCursors } from './row-cursor';
 import { RowOrder } from './row-sort';
 import { ListedRow, RowsRepository } from './rows.repository';
+import { RowCreate, RowCreateGroups } from './row-create-groups';
 import { readsMatchesFirst } from './read-plan';
 
 /** A table changed under a cached copy at most this many times in a row before the create gives up. */
@@ -42,6 +43,7 @@ export class RowsService {
     private readonly rows: RowsRepository,
     private readonly cursors: RowCursors,
     private readonly files: AttachmentFiles,
+    private readonly groups: RowCreateGroups,
   ) {}
 
   /** A row as answers show it, with fresh download links for its files. */
@@ -169,9 +171,17 @@ export class RowsService {
   private async insert(db: Sql, table: UserTable, rowId: string, values: Map<Field, unknown>, uploads: CheckedUploads): Promise<RowRecord | undefined> {
     await this.files.settle(db, table, values, uploads);
     const row = await this.files.present(table, rowDataOf(table.fields, values));
-    const record = await this.rows.create(table, rowId, values, rowEvent('row.created', table, rowId, row), db);
-    if (!record && db !== this.db) throw new TableMoved();
+    const event = rowEvent('row.created', table, rowId, row);
+    if (db === this.db) return this.gathered(table, { id: rowId, values, event });
+    const record = await this.rows.create(table, rowId, values, event, db);
+    if (!record) throw new TableMoved();
     return record;
+  }
+
+  /** Written with the creates of its table that arrive with it; one that the shared statement left out is written alone. */
+  private async gathered(table: UserTable, create: RowCreate): Promise<RowRecord | undefined> {
+    const outcome = await this.groups.write(table, create);
+    return outcome === 'alone' ? this.rows.create(table, create.id, create.values, create.event) : outcome.record;
   }
 
   async update(organizationId: string, tableId: string, rowId: string, data: Record<string, unknown>): Promise<ServiceResult<RowView>> {

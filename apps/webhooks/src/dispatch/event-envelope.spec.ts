@@ -1,4 +1,4 @@
-import { parseEvent } from './event-envelope';
+import { parseEvents } from './event-envelope';
 
 const event = {
   id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
@@ -9,9 +9,10 @@ const event = {
 };
 const bytes = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
 
-describe('parseEvent', () => {
+describe('parseEvents', () => {
   it('answers the payload receivers get, with exactly the contract fields in order', () => {
-    const parsed = parseEvent(bytes({ extra: 1, ...event }));
+    const [parsed, ...more] = parseEvents(bytes({ extra: 1, ...event }));
+    expect(more).toEqual([]);
     expect(parsed?.event).toEqual(event);
     expect(parsed?.body).toBe(JSON.stringify(event));
     expect(Object.keys(JSON.parse(parsed!.body))).toEqual(['id', 'event', 'timestamp', 'organization_id', 'data']);
@@ -19,12 +20,20 @@ describe('parseEvent', () => {
 
   it.each([
     ['not JSON', '{'],
-    ['an array', [event]],
+    ['an array of no events', [{ ...event, id: 'abc' }, 5]],
+    ['an array inside an array', [[event]]],
     ['no id', { ...event, id: undefined }],
     ['a non-UUID id', { ...event, id: 'abc' }],
     ['a non-UUID organization', { ...event, organization_id: 'org' }],
     ['no kind', { ...event, event: 5 }],
   ])('drops %s', (_what, value) => {
-    expect(parseEvent(bytes(value))).toBeUndefined();
+    expect(parseEvents(bytes(value))).toEqual([]);
+  });
+
+  it('reads the events of one message written together, in their order, leaving out an item that is not one', () => {
+    const second = { ...event, id: '4f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b' };
+    const parsed = parseEvents(bytes([event, { ...event, id: 'abc' }, second]));
+    expect(parsed.map((item) => item.event)).toEqual([event, second]);
+    expect(parsed.map((item) => item.body)).toEqual([JSON.stringify(event), JSON.stringify(second)]);
   });
 });

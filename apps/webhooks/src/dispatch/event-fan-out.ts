@@ -10,7 +10,7 @@ import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
 import { tableIdOf } from '../event-store/event-tables';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { parseEvent } from './event-envelope';
+import { ParsedEvent, parseEvents } from './event-envelope';
 import { wantsEvent } from './webhook-subscription';
 import { AimRechecks } from '../webhooks/aim-rechecks';
 import { aimAllows, aimedEvent } from './webhook-aim';
@@ -148,13 +148,16 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private async fanOut(batch: JsMsg[]): Promise<void> {
-    const events: Array<{ message: JsMsg; parsed: NonNullable<ReturnType<typeof parseEvent>> }> = [];
+    const events: Array<{ message: JsMsg; parsed: ParsedEvent }> = [];
+    // A message carries one event, or the events of creates written together: it is acked once for all.
+    const messages: JsMsg[] = [];
     for (const message of batch) {
       const bytes = LargePayloads.isClaimCheck(message) ? await this.openLarge(message) : message.data;
       if (!bytes) continue;
-      const parsed = parseEvent(bytes);
-      if (parsed) {
-        events.push({ message, parsed });
+      const parsed = parseEvents(bytes);
+      if (parsed.length > 0) {
+        messages.push(message);
+        for (const one of parsed) events.push({ message, parsed: one });
       } else {
         eventsConsumed.inc({ outcome: 'malformed' });
         this.logger.warn({ subject: message.subject, seq: message.seq }, 'dropped a message that is not an event');
@@ -201,14 +204,14 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       if (jobs.length > 0) await this.deliveryQueue.queue.addBulk(jobs);
       jobsEnqueued.inc(jobs.length);
       eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);
-      for (const { message } of events) message.ack();
+      for (const message of messages) message.ack();
       this.rechecks.afterTableChanges(
         [...stored.values()].filter((event) => event.eventType === 'table.updated' && event.tableId !== null).map((event) => ({ organizationId: event.organizationId, tableId: event.tableId as string })),
       );
     } catch (error) {
       eventsConsumed.inc({ outcome: 'retry' }, events.length);
       this.logger.warn({ err: error, events: events.length }, 'could not queue deliveries; the events come back');
-      for (const { message } of events) message.nak(RETRY_AFTER_FAILURE_MS);
+      for (const message of messages) message.nak(RETRY_AFTER_FAILURE_MS);
     }
   }
 }

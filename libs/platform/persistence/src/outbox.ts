@@ -106,6 +106,17 @@ export class Outbox {
   }
 
   /**
+   * The INSERT that writes, as one entry and so one message, the events that `source` yields (a FROM item
+   * with columns `id`, `body` json and `ord`), as a JSON array in `ord` order, named after the first; nothing
+   * when it yields none. Every event has the subject of `sample`: one organization, one kind.
+   */
+  insertMessageStatement(sample: DomainEvent, source: string, bind: Bind): string {
+    return `INSERT INTO ${this.table} (id, subject, payload)
+      SELECT (array_agg(id ORDER BY ord))[1], ${bind(eventSubject(sample.organization_id, sample.event))}, json_agg(body ORDER BY ord) FROM ${source}
+      HAVING count(*) > 0`;
+  }
+
+  /**
    * The INSERT that writes `events`, for a caller building a larger statement. With `onlyIf` (the name
    * of an earlier CTE) the events are written only when that CTE returned rows, so a change and its
    * event can be one statement.

@@ -5,7 +5,10 @@ import { stackEnv } from './stack-state';
 
 export interface ReadEvent {
   subject: string;
-  /** JetStream's message id header: the event id the publisher de-duplicated on. */
+  /**
+   * JetStream's message id header, which the publisher de-duplicated on: the event's id, or for the events
+   * of creates written together (one message) the id of the first of them.
+   */
   msgId: string | undefined;
   seq: number;
   event: DomainEvent<any>;
@@ -24,13 +27,13 @@ export async function readOrgEvents(orgId: string, { count, timeoutMs = 10_000, 
     while (events.length < count && Date.now() < deadline) {
       const batch = await consumer.fetch({ max_messages: count - events.length, expires: Math.max(1_000, Math.min(5_000, deadline - Date.now())) });
       for await (const message of batch) {
-        events.push(await readEvent(nc, message));
+        events.push(...(await readEvents(nc, message)));
       }
     }
     // Anything beyond `count` shows up as an extra element: callers assert the exact list.
     const extra = await consumer.fetch({ max_messages: 10, expires: 1_000 });
     for await (const message of extra) {
-      events.push(await readEvent(nc, message));
+      events.push(...(await readEvents(nc, message)));
     }
     return events;
   } finally {
@@ -38,8 +41,9 @@ export async function readOrgEvents(orgId: string, { count, timeoutMs = 10_000, 
   }
 }
 
-/** An event as the fan-out reads it: a large one's body comes from the bucket its claim check names. */
-async function readEvent(nc: NatsConnection, message: JsMsg): Promise<ReadEvent> {
-  const body = await eventPayloads(nc).open(message);
-  return { subject: message.subject, msgId: message.headers?.get('Nats-Msg-Id'), seq: message.seq, event: JSON.parse(Buffer.from(body).toString('utf8')) as DomainEvent };
+/** The events of a message as the fan-out reads them: a large one's body comes from the bucket its claim check names. */
+async function readEvents(nc: NatsConnection, message: JsMsg): Promise<ReadEvent[]> {
+  const body: unknown = JSON.parse(Buffer.from(await eventPayloads(nc).open(message)).toString('utf8'));
+  const msgId = message.headers?.get('Nats-Msg-Id');
+  return (Array.isArray(body) ? body : [body]).map((event) => ({ subject: message.subject, msgId, seq: message.seq, event: event as DomainEvent }));
 }
