@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@contracts';
-import { currentQueryScope, QueryScope, runInQueryScope } from '@platform/persistence';
+import { currentQueryScope, MOST_ENTRY_BYTES, MOST_EVENTS_PER_ENTRY, QueryScope, runInQueryScope } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import type { UserTable } from '../tables/user-table';
 import type { RowRecord } from './row-record';
@@ -8,8 +8,6 @@ import { RowsRepository } from './rows.repository';
 
 /** Statements of one table's creates that may run at once; creates arriving meanwhile wait and go together. */
 const WRITING_PER_TABLE = 2;
-/** The most creates one statement carries. */
-const MOST_TOGETHER = 200;
 
 export interface RowCreate {
   id: string;
@@ -22,6 +20,8 @@ export type GroupedCreate = { record: RowRecord | undefined } | 'alone';
 
 interface Waiting {
   create: RowCreate;
+  /** The event's JSON: its length bounds what one statement, and so one message, carries. */
+  body: string;
   scope: QueryScope | undefined;
   settle: (outcome: GroupedCreate) => void;
   fail: (error: unknown) => void;
@@ -57,7 +57,7 @@ export class RowCreateGroups {
     if (!writes) this.tables.set(key, (writes = { table, writing: 0, waiting: [] }));
     const queue = writes;
     return new Promise<GroupedCreate>((settle, fail) => {
-      queue.waiting.push({ create, scope: currentQueryScope(), settle, fail });
+      queue.waiting.push({ create, body: JSON.stringify(create.event), scope: currentQueryScope(), settle, fail });
       if (queue.writing < WRITING_PER_TABLE) void this.drain(key, queue);
     });
   }
@@ -65,7 +65,7 @@ export class RowCreateGroups {
   private async drain(key: string, writes: TableWrites): Promise<void> {
     writes.writing += 1;
     try {
-      while (writes.waiting.length > 0) await this.writeTogether(writes.table, writes.waiting.splice(0, MOST_TOGETHER));
+      while (writes.waiting.length > 0) await this.writeTogether(writes.table, nextGroup(writes.waiting));
     } finally {
       writes.writing -= 1;
       if (writes.writing === 0 && writes.waiting.length === 0) this.tables.delete(key);
@@ -85,7 +85,7 @@ export class RowCreateGroups {
       return;
     }
     try {
-      const written = await run(() => this.rows.createTogether(table, group.map(({ create }) => create)));
+      const written = await run(() => this.rows.createTogether(table, group.map(({ create, body }) => ({ ...create, body }))));
       for (const { create, settle } of group) {
         const record = written.get(create.id);
         settle(record ? { record } : 'alone');
@@ -95,4 +95,15 @@ export class RowCreateGroups {
       for (const { settle } of group) settle('alone');
     }
   }
+}
+
+/** Takes the next creates from the front of `waiting`: as many as one outbox entry carries (outboxEntries' bounds). */
+function nextGroup(waiting: Waiting[]): Waiting[] {
+  let count = 1;
+  let bytes = waiting[0].body.length;
+  while (count < waiting.length && count < MOST_EVENTS_PER_ENTRY && bytes + waiting[count].body.length <= MOST_ENTRY_BYTES) {
+    bytes += waiting[count].body.length;
+    count += 1;
+  }
+  return waiting.splice(0, count);
 }

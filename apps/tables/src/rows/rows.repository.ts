@@ -127,17 +127,17 @@ export class RowsRepository {
 
   /**
    * Creates single rows that arrived together (RowCreateGroups) in one statement: the rows, one slot of the
-   * row counter, and one outbox entry that carries the events of the rows written, in their order, as one
-   * message. A row whose id is already taken (a create sent again) is left out with its event; nothing is
+   * row counter, and one outbox entry that carries the events (`body`: each one's JSON) of the rows written,
+   * in their order, as one message. A row whose id is already taken (a create sent again) is left out with its event; nothing is
    * written unless the table still has the version the values were checked against. Answers the rows
    * written, by id.
    */
-  async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent }>): Promise<Map<string, RowRecord>> {
+  async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<Map<string, RowRecord>> {
     const params = new SqlParameters();
     const tableId = params.add(table.id);
     const input = unnestedRows(params, table, rows);
     const events = `unnest(${params.add(rows.map((row) => row.event.id))}::uuid[], ${params.add(rows.map((row) => row.id))}::uuid[],
-      ${params.add(rows.map((row) => JSON.stringify(row.event)))}::json[]) WITH ORDINALITY AS e(id, row_id, body, ord)`;
+      ${params.add(rows.map((row) => row.body))}::json[]) WITH ORDINALITY AS e(id, row_id, body, ord)`;
     const sql = `WITH guard AS (SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${tableId} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
         ON CONFLICT (id) DO NOTHING RETURNING ${rowSelectList(table.fields)}),

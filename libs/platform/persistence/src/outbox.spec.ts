@@ -1,4 +1,4 @@
-import { buildEvent, Outbox, outboxTableSql, parkedOutboxTableSql } from './outbox';
+import { buildEvent, MOST_ENTRY_BYTES, MOST_EVENTS_PER_ENTRY, Outbox, outboxEntries, outboxTableSql, parkedOutboxTableSql } from './outbox';
 import { Database } from './database';
 
 // Runs against the real Postgres, in a schema of its own on the maintenance database.
@@ -145,5 +145,45 @@ describe('Outbox announcements', () => {
     await outbox.write(db, [buildEvent(ORGANIZATION, 'row.created', { n: 4 })]);
     await settle();
     expect(seen).toEqual([`announced, ${before + 1} visible`]);
+  });
+});
+
+describe('outboxEntries', () => {
+  const OTHER = '00000000-0000-4000-8000-000000000002';
+  const created = (count: number, data: object = {}) => Array.from({ length: count }, (_, index) => buildEvent(ORGANIZATION, 'row.created', { index, ...data }));
+
+  it('writes a lone event as itself, and a run of one subject as one entry: the JSON array in order, named after the first', () => {
+    const [lone] = created(1);
+    expect(outboxEntries([lone])).toEqual([{ id: lone.id, subject: `events.${ORGANIZATION}.row.created`, payload: JSON.stringify(lone) }]);
+    const run = created(3);
+    const [entry, ...more] = outboxEntries(run);
+    expect(more).toEqual([]);
+    expect(entry.id).toBe(run[0].id);
+    expect(JSON.parse(entry.payload)).toEqual(run);
+  });
+
+  it('starts an entry at every change of subject, so the events keep their order across entries', () => {
+    const first = created(2);
+    const deleted = buildEvent(ORGANIZATION, 'row.deleted', { index: 9 });
+    const elsewhere = buildEvent(OTHER, 'row.created', { index: 10 });
+    const last = created(1);
+    const events = [...first, deleted, elsewhere, ...last];
+    const entries = outboxEntries(events);
+    expect(entries.map((entry) => entry.id)).toEqual([first[0].id, deleted.id, elsewhere.id, last[0].id]);
+    const flattened = entries.flatMap((entry) => {
+      const value: unknown = JSON.parse(entry.payload);
+      return Array.isArray(value) ? value : [value];
+    });
+    expect(flattened).toEqual(events);
+  });
+
+  it('keeps each entry within its count and its size', () => {
+    const counts = outboxEntries(created(2 * MOST_EVENTS_PER_ENTRY + 1)).map((entry) => [JSON.parse(entry.payload)].flat().length);
+    expect(counts).toEqual([MOST_EVENTS_PER_ENTRY, MOST_EVENTS_PER_ENTRY, 1]);
+    const large = created(10, { text: 'x'.repeat(MOST_ENTRY_BYTES / 4) });
+    const entries = outboxEntries(large);
+    expect(entries.length).toBeGreaterThan(2);
+    for (const entry of entries) expect(entry.payload.length).toBeLessThanOrEqual(MOST_ENTRY_BYTES);
+    expect(entries.flatMap((entry) => [JSON.parse(entry.payload)].flat())).toEqual(large);
   });
 });

@@ -58,6 +58,33 @@ export interface OutboxEntry {
   payload: string;
 }
 
+/** The most events one outbox entry, and so one message of the stream, carries. */
+export const MOST_EVENTS_PER_ENTRY = 100;
+/** An entry stops taking events past this much JSON, so that a message of many stays far below NATS's limit. */
+export const MOST_ENTRY_BYTES = 256 * 1024;
+
+/**
+ * The outbox entries a write's events become: each run of consecutive events of one subject (one
+ * organization, one kind: a batch create's `row.created`s) is one entry, up to MOST_EVENTS_PER_ENTRY
+ * events and MOST_ENTRY_BYTES of JSON, its payload the JSON array of them in order, named after the first;
+ * a run of one is the event itself. The order of the events is kept across entries.
+ */
+export function outboxEntries(events: readonly DomainEvent[]): Array<{ id: string; subject: string; payload: string }> {
+  const entries: Array<{ id: string; subject: string; bodies: string[]; bytes: number }> = [];
+  for (const event of events) {
+    const subject = eventSubject(event.organization_id, event.event);
+    const body = JSON.stringify(event);
+    const last = entries.at(-1);
+    if (last && last.subject === subject && last.bodies.length < MOST_EVENTS_PER_ENTRY && last.bytes + body.length <= MOST_ENTRY_BYTES) {
+      last.bodies.push(body);
+      last.bytes += body.length + 1;
+    } else {
+      entries.push({ id: event.id, subject, bodies: [body], bytes: body.length + 2 });
+    }
+  }
+  return entries.map(({ id, subject, bodies }) => ({ id, subject, payload: bodies.length === 1 ? bodies[0] : `[${bodies.join(',')}]` }));
+}
+
 /**
  * A context's outbox: every statement that writes, claims or measures it. Events are written with the
  * caller's connection, so they commit or roll back with the change they describe.
@@ -117,14 +144,12 @@ export class Outbox {
   }
 
   /**
-   * The INSERT that writes `events`, for a caller building a larger statement. With `onlyIf` (the name
-   * of an earlier CTE) the events are written only when that CTE returned rows, so a change and its
-   * event can be one statement.
+   * The INSERT that writes `events`, for a caller building a larger statement: one entry per run of
+   * consecutive events of one subject (outboxEntries). With `onlyIf` (the name of an earlier CTE) the
+   * events are written only when that CTE returned rows, so a change and its event can be one statement.
    */
   insertStatement(events: readonly DomainEvent[], bind: Bind, onlyIf?: string): string {
-    const tuples = events.map(
-      (event) => `(${bind(event.id)}::uuid, ${bind(eventSubject(event.organization_id, event.event))}, ${bind(JSON.stringify(event))}::json)`,
-    );
+    const tuples = outboxEntries(events).map(({ id, subject, payload }) => `(${bind(id)}::uuid, ${bind(subject)}, ${bind(payload)}::json)`);
     const condition = onlyIf ? ` WHERE EXISTS (SELECT 1 FROM ${onlyIf})` : '';
     return `INSERT INTO ${this.table} (id, subject, payload) SELECT * FROM (VALUES ${tuples.join(', ')}) AS e(id, subject, payload)${condition}`;
   }
