@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const loadAtStart = loadAverage();
   log(`starting the bench stack (${quick ? 'quick' : 'full'} run) ...`);
-  const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
+  const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL, logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
   const usage = new UsageSampler(() => stack.pids(), stack.databaseUrl);
   // Ctrl-C still stops the stack's processes and NATS and drops the bench database.
   const interrupted = () => void stack.shutdown().finally(() => process.exit(130));

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { ensureDatabase } from '@platform/persistence';
 import { ADMIN_ENTRY, ManagedProcess, PROCESSES, ProcessName, processSpec, runMigrations, Supervisor } from '@platform/runner';
 import { freePort, PrivateNats, productionRunSecrets, startPrivateNats, startPrivateS3 } from '@platform/testing';
+import { startPrivateRedis } from '@platform/testing/reliability';
 import { Client } from 'pg';
 
 const run = promisify(execFile);
@@ -22,7 +23,7 @@ export interface BenchStack {
   logFile: string;
   nats: PrivateNats;
   process(name: ProcessName): ManagedProcess;
-  /** Every process of the system now running (an extra worker as `webhooks-worker-2`), the NATS server and the S3 server. */
+  /** Every process of the system now running (an extra worker as `webhooks-worker-2`), the NATS, Redis and S3 servers. */
   pids(): Record<string, number | undefined>;
   /** Stops one of the system's processes (SIGTERM, graceful). */
   stop(name: ProcessName): Promise<void>;
@@ -36,11 +37,13 @@ export interface BenchStack {
 
 /**
  * The whole system from dist/ as production runs it, on a NATS of its own (request-reply subjects are
- * shared by everything on one NATS), a database of its own on the shared Postgres, a Redis database
- * and queue name of its own, and a rate limit that does not cap the load.
+ * shared by everything on one NATS), a database of its own on the shared Postgres, a Redis of its own
+ * (append-only, fsync every second, as production runs it; its CPU is the system's alone), and a rate
+ * limit that does not cap the load. `redisUrl` puts it on another Redis instead (its CPU then unread).
  */
-export async function startBenchStack(options: { redisUrl: string; logLevel: string }): Promise<BenchStack> {
+export async function startBenchStack(options: { redisUrl?: string; logLevel: string }): Promise<BenchStack> {
   const nats = await startPrivateNats();
+  const redis = options.redisUrl ? undefined : await startPrivateRedis({ host: '127.0.0.1', appendfsync: 'everysec' });
   // Imports and exports stream their files through object storage: an S3 server of its own, as the tests run.
   const s3 = await startPrivateS3();
   const base = new URL(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/');
@@ -52,7 +55,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
     NODE_ENV: 'production',
     LOG_LEVEL: options.logLevel,
     DATABASE_URL: databaseUrl,
-    REDIS_URL: options.redisUrl,
+    REDIS_URL: options.redisUrl ?? (redis?.url as string),
     NATS_URL: nats.url,
     PORT: String(port),
     RATE_LIMIT_PER_MINUTE: '1000000',
@@ -73,6 +76,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
     await Promise.all(extras.map((extra) => extra.stop(10_000)));
     await supervisor.stopAll(15_000);
     await nats.destroy();
+    await redis?.destroy();
     await s3.destroy();
     await dropDatabase(databaseUrl);
     log.end();
@@ -113,6 +117,7 @@ export async function startBenchStack(options: { redisUrl: string; logLevel: str
       }
       extras.forEach((extra, i) => (pids[`webhooks-worker-${i + 2}`] = extra.running ? extra.pid : undefined));
       pids['nats-server'] = nats.pid;
+      if (redis) pids['redis-server'] = redis.pid;
       pids.s3rver = s3.pid;
       return pids;
     },

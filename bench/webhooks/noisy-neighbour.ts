@@ -20,7 +20,7 @@ const DURATION_S = Number(process.env.BENCH_NOISY_DURATION_S ?? 30);
 const WARM_UP_S = Number(process.env.BENCH_NOISY_WARM_UP_S ?? 3);
 
 async function main(): Promise<void> {
-  const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14', logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
+  const stack = await startBenchStack({ redisUrl: process.env.BENCH_REDIS_URL, logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' });
   const receiver = new ArrivalRecorder();
   const port = await receiver.listen();
   const redis = new IORedis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
