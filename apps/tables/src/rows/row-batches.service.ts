@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainEvent, isUuid, RowView, ServiceResult } from '@contracts';
 import { AppError } from '@platform/errors';
-import { Database, Sql } from '@platform/persistence';
-import { AttachmentFiles } from '../attachments/attachment-files';
+import { Database, MOST_ENTRY_BYTES, Sql } from '@platform/persistence';
+import { AttachmentFiles, CheckedUploads } from '../attachments/attachment-files';
 import type { UserTable } from '../tables/user-table';
 import { UserTableRepository } from '../tables/user-table.repository';
 import { TABLES_OUTBOX } from '../tables-schema';
@@ -11,7 +11,7 @@ import { atItem } from './batch-items';
 import { validateRowData } from './field-values';
 import { rowEvent } from './row-events';
 import { withUniqueValues } from './unique-values';
-import { RowRecord, rowView } from './row-record';
+import { RowRecord, rowDataOf, rowView } from './row-record';
 import { RowsRepository } from './rows.repository';
 import { RowsService } from './rows.service';
 
@@ -26,6 +26,8 @@ function rowIds(ids: readonly unknown[], path: (i: number) => string): string[] 
     return key;
   });
 }
+
+const NO_UPLOADS: CheckedUploads = new Map();
 
 function missingRow(path: string): AppError {
   return AppError.notFound(`Row ${path}`);
@@ -47,6 +49,10 @@ export class RowBatchesService {
 
   async create(organizationId: string, tableId: string, items: ReadonlyArray<{ data: Record<string, unknown> }>): Promise<ServiceResult<RowView[]>> {
     const uploads = await this.files.checkUploads({ id: tableId, organizationId }, items.map((item) => item.data));
+    if (uploads.size === 0) {
+      const written = await this.single.againstCachedTable(organizationId, tableId, (table) => this.createAtOnce(table, items));
+      if (written.written !== 'too large') return { data: written.written };
+    }
     const created = await this.inTable(organizationId, tableId, async (client, table) => {
       const rows = items.map((item, i) => ({ id: randomUUID(), values: atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'create')) }));
       for (const [i, row] of rows.entries()) await this.files.settle(client, table, row.values, uploads, undefined, `rows[${i}].data`);
@@ -60,6 +66,32 @@ export class RowBatchesService {
       return views;
     });
     return { data: created };
+  }
+
+  /**
+   * A batch without uploads in one statement, as a single create is (RowsRepository.createTogether): the
+   * rows, the counter and one message of their events, checked against the cached table's version;
+   * undefined when that version moved (the caller reloads), 'too large' when the events would not fit in
+   * one message (the transaction writes them as several).
+   */
+  private async createAtOnce(table: UserTable, items: ReadonlyArray<{ data: Record<string, unknown> }>): Promise<RowView[] | 'too large' | undefined> {
+    const rows = items.map((item, i) => ({ id: randomUUID(), values: atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'create')) }));
+    for (const [i, row] of rows.entries()) await this.files.settle(this.db, table, row.values, NO_UPLOADS, undefined, `rows[${i}].data`);
+    const creates = await Promise.all(
+      rows.map(async (row) => {
+        const event = rowEvent('row.created', table, row.id, await this.files.present(table, rowDataOf(table.fields, row.values)));
+        return { ...row, event, body: JSON.stringify(event) };
+      }),
+    );
+    if (creates.reduce((bytes, create) => bytes + create.body.length, 0) > MOST_ENTRY_BYTES) return 'too large';
+    const written = await withUniqueValues(table, () => this.rows.createTogether(table, creates), {
+      values: rows.map((row) => row.values),
+      pathOf: (i) => `rows[${i}].data`,
+    });
+    if (written.size < creates.length) return undefined;
+    const views = creates.map((create) => rowView(table.fields, written.get(create.id) as RowRecord));
+    await Promise.all(views.map((row) => this.files.present(table, row.data)));
+    return views;
   }
 
   /** Items whose values are already stored answer the row as it is and emit nothing, like a single PATCH. */

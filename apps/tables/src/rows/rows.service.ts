@@ -146,19 +146,30 @@ export class RowsService {
   }
 
   private async insertNew(organizationId: string, tableId: string, data: Record<string, unknown>, rowId: string): Promise<ServiceResult<RowView>> {
+    const uploads = await this.files.checkUploads({ id: tableId, organizationId }, [data]);
+    const record = await this.againstCachedTable(organizationId, tableId, (table) => {
+      const values = validateRowData(table.fields, data, 'create');
+      // Attaching uploads claims them in the same transaction as the insert; other creates stay one statement.
+      return withUniqueValues(table, () =>
+        uploads.size ? this.db.transaction((tx) => this.insert(tx, table, rowId, values, uploads)) : this.insert(this.db, table, rowId, values, uploads),
+      );
+    });
+    return { data: await this.view(record.table, record.written) };
+  }
+
+  /**
+   * Runs a write checked against the cached copy of the table; when it wrote nothing because the table's
+   * version moved (answered undefined), or named a rows table or column a concurrent change has just
+   * dropped, reloads the table and runs it again.
+   */
+  async againstCachedTable<T>(organizationId: string, tableId: string, write: (table: UserTable) => Promise<T | undefined>): Promise<{ table: UserTable; written: T }> {
     let table = await this.cache.get(organizationId, tableId);
-    const uploads = table ? await this.files.checkUploads(table, [data]) : new Map();
     for (let attempt = 1; table; attempt += 1) {
       const current = table;
-      const values = validateRowData(current.fields, data, 'create');
       try {
-        // Attaching uploads claims them in the same transaction as the insert; other creates stay one statement.
-        const record = await withUniqueValues(current, () =>
-          uploads.size ? this.db.transaction((tx) => this.insert(tx, current, rowId, values, uploads)) : this.insert(this.db, current, rowId, values, uploads),
-        );
-        if (record) return { data: await this.view(current, record) };
+        const written = await write(current);
+        if (written !== undefined) return { table: current, written };
       } catch (error) {
-        // The cached copy named a rows table or column that a concurrent change has just dropped, or an older version.
         if (!(error instanceof TableMoved) && !isPgError(error, PgErrorCode.UndefinedTable, PgErrorCode.UndefinedColumn)) throw error;
       }
       if (attempt >= CREATE_ATTEMPTS) throw AppError.internal('The table kept changing; try again');
