@@ -40,14 +40,11 @@ function requestHash(request: FastifyRequest): Buffer {
 export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepository, leaseMs: number): void {
   const logger = new Logger('Idempotency');
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    const header = request.headers[IDEMPOTENCY_HEADER];
-    const apiKey = bearerToken(request);
-    if (request.method !== 'POST' || header === undefined || !request.auth || !apiKey) return;
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply, header: string | string[], apiKey: string) => {
     if (typeof header !== 'string' || !VALID_KEY.test(header)) {
       return sendError(reply, AppError.validation('Idempotency-Key', 'must be 1 to 255 printable ASCII characters, sent once'));
     }
-    const owner: AnswerOwner = { apiKey, organizationId: request.auth.org.id, idempotencyKey: header };
+    const owner: AnswerOwner = { apiKey, organizationId: request.auth!.org.id, idempotencyKey: header };
     const claim = await keys.claim(owner.organizationId, header, requestHash(request), leaseMs);
     switch (claim.kind) {
       case 'claimed':
@@ -63,12 +60,18 @@ export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepos
       case 'in-flight':
         return sendError(reply, AppError.conflict('A request with this Idempotency-Key is still in progress'));
     }
+  };
+
+  // Most requests carry no key: they pass without a promise of their own.
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const header = request.headers[IDEMPOTENCY_HEADER];
+    const apiKey = request.method === 'POST' && header !== undefined && request.auth ? bearerToken(request) : undefined;
+    if (!apiKey || header === undefined) return done();
+    claimKey(request, reply, header, apiKey).then(() => done(), done);
   });
 
   // The answer is stored before the client sees it, so a retry right after it gets the replay.
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const claimed = request.idempotencyKey;
-    if (!claimed) return payload;
+  const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claimed: AnswerOwner) => {
     request.idempotencyKey = undefined;
     try {
       if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string') {
@@ -80,6 +83,10 @@ export function registerIdempotency(app: FastifyInstance, keys: IdempotencyRepos
       // The answer itself stands; the claim lapses with its lease.
       logger.error({ err: error, requestId: request.id }, 'could not record the answer to an idempotent request');
     }
-    return payload;
+  };
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    const claimed = request.idempotencyKey;
+    if (!claimed) return done(null, payload);
+    void storeAnswer(request, reply, payload, claimed).then(() => done(null, payload));
   });
 }
