@@ -4,7 +4,7 @@
  * delivered. Redis's `used_memory` and key count are sampled all along; finished deliveries must leave
  * nothing behind, so the memory at the end is the memory once warm. Not part of CI (about 15 minutes
  * on a quiet 2-core machine).
- * Usage: node scripts/build.mjs && node dist/bench/delivery-memory/run.js
+ * Usage: npm run build && node dist/bench/delivery-memory/run.js (figures in docs/reliability.md)
  */
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
