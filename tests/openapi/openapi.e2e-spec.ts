@@ -47,7 +47,7 @@ describe('OpenAPI document', () => {
     const response = await fetch(new URL(path, gatewayUrl()), { signal: AbortSignal.timeout(10_000) });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const index = await response.json();
+    const index = (await response.json()) as Record<string, string>;
     expect(index).toMatchObject({ api: '/v1', docs: '/v1/docs', openapi: '/v1/openapi.json', console: '/console' });
     expect((await fetch(new URL(index.openapi, gatewayUrl()))).status).toBe(200);
     expect((await fetch(new URL(index.console, gatewayUrl()))).status).toBe(200);

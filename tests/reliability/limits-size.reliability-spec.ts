@@ -191,7 +191,7 @@ describe('limits: rows up to 512 KiB everywhere, nothing over it, no event held 
       await db.end();
     }
     const started = Date.now();
-    const rows = [];
+    const rows: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       const row = await other.api.post(`/tables/${otherTableId}/rows`, { data: { n: i } });
       expect(row.status).toBe(201);

@@ -220,9 +220,9 @@ const strayRequest = fc.tuple(
 
 /** The mix: every documented operation alike, a little bad authentication, and stray routes. */
 export function malformedRequests(seeded: SeededIds, keys: string[]): fc.Arbitrary<FuzzRequest> {
-  const authHeader = fc.oneof(
+  const authHeader: fc.Arbitrary<Record<string, string>> = fc.oneof(
     { arbitrary: fc.constantFrom(...keys).map((key) => ({ authorization: `Bearer ${key}` })), weight: 20 },
-    { arbitrary: fc.constantFrom({}, { authorization: 'Bearer' }, { authorization: 'Basic Zm9vOmJhcg==' }, { authorization: `Bearer ${keys[0]}x` }, { authorization: 'Bearer ' + 'a'.repeat(10_000) }), weight: 1 },
+    { arbitrary: fc.constantFrom<Record<string, string>>({}, { authorization: 'Bearer' }, { authorization: 'Basic Zm9vOmJhcg==' }, { authorization: `Bearer ${keys[0]}x` }, { authorization: 'Bearer ' + 'a'.repeat(10_000) }), weight: 1 },
   );
   const operations = documentedOperations();
   return fc.oneof(

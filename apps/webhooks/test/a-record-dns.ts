@@ -12,7 +12,7 @@ export class ARecordDns {
       const entry = zone[question.name.toLowerCase()];
       const answers = question.type === Packet.TYPE.A ? entry?.a : question.type === Packet.TYPE.AAAA ? entry?.aaaa : undefined;
       for (const address of answers ?? []) {
-        response.answers.push({ name: question.name, type: question.type, class: Packet.CLASS.IN, ttl: 0, address });
+        response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 0, address }));
       }
       send(response);
     });

@@ -11,7 +11,7 @@ export class EventPublisher {
     return new EventPublisher(await connect({ servers: stackEnv().NATS_URL }));
   }
 
-  async publish(organizationId: string, kind: string, data: unknown = { sample: true }, id = randomUUID()): Promise<DomainEvent> {
+  async publish(organizationId: string, kind: string, data: unknown = { sample: true }, id: string = randomUUID()): Promise<DomainEvent> {
     const event: DomainEvent = { id, event: kind, timestamp: new Date().toISOString(), organization_id: organizationId, data };
     await this.nc.jetstream().publish(eventSubject(organizationId, kind), new TextEncoder().encode(JSON.stringify(event)), { msgID: id });
     return event;

@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import type { ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { BARE_EXTENSION, completeDocument, SCOPE_EXTENSION } from './openapi-completion';
 
 const scanned = (): OpenAPIObject => ({
@@ -27,8 +28,9 @@ const scanned = (): OpenAPIObject => ({
   },
 });
 
+/** The JSON schema of one response: a schema of its own, or a reference to a shared one. */
 const body = (document: OpenAPIObject, path: string, method: 'get' | 'put' | 'delete', status: string) =>
-  (document.paths[path][method]?.responses[status] as { content: Record<string, { schema: Record<string, unknown> }> }).content['application/json'].schema;
+  (document.paths[path][method]?.responses[status] as ResponseObject).content?.['application/json'].schema as SchemaObject & Partial<ReferenceObject>;
 
 describe('completeDocument', () => {
   it('keeps only routes that require a scope, each with bearer security and its scope named', () => {

@@ -23,10 +23,10 @@ beforeAll(async () => {
     const [question] = request.questions;
     const entry = zone[question.name.toLowerCase()];
     if (entry && question.type === Packet.TYPE.A) {
-      for (const address of entry.a ?? []) response.answers.push({ name: question.name, type: Packet.TYPE.A, class: Packet.CLASS.IN, ttl: 0, address });
+      for (const address of entry.a ?? []) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 0, address }));
     }
     if (entry && question.type === Packet.TYPE.AAAA) {
-      for (const address of entry.aaaa ?? []) response.answers.push({ name: question.name, type: Packet.TYPE.AAAA, class: Packet.CLASS.IN, ttl: 0, address });
+      for (const address of entry.aaaa ?? []) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 0, address }));
     }
     send(response);
   });
