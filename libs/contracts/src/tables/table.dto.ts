@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -15,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JsonData } from '../json-data';
+import { documented, type Presence } from '../presence';
 import { FIELD_TYPES, FieldType } from './field-types';
 import { FieldOptions } from './table.views';
 
@@ -27,31 +29,45 @@ export const MAX_ICON_LENGTH = 100;
 /** Keeps a value as sent, so `"true"` fails a boolean check instead of being converted. */
 const AsSent = () => Transform(({ obj, key }) => (obj as Record<string, unknown>)[key]);
 
+/** On create a table's name and fields and a field's name and type must be there; on update nothing must. */
+const checkedWhen = (presence: Presence) => (presence === 'required' ? IsDefined() : IsOptional());
+
+/*
+ * The rules of a table's and a field's properties, the same on create and update but for whether the
+ * property must be there. Each lists its decorators last first, the order in which stacked decorators
+ * apply, so a refusal names the same check (the type check before the bounds that assume it).
+ */
+
+/** A table's or a field's name: 1 to MAX_NAME_LENGTH characters. */
+const Name = (presence: Presence, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(MaxLength(MAX_NAME_LENGTH), MinLength(1), IsString(), checkedWhen(presence), AsSent(), documented(presence, { maxLength: MAX_NAME_LENGTH, ...doc }));
+
+/** A field's type, one of FIELD_TYPES. */
+const OfFieldType = (presence: Presence, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(
+    IsIn(FIELD_TYPES as unknown as string[], { message: `$property must be one of ${FIELD_TYPES.join(', ')}` }),
+    checkedWhen(presence),
+    AsSent(),
+    documented(presence, { enum: FIELD_TYPES, enumName: 'FieldType', ...doc }),
+  );
+
+/** `is_required`: true or false, never a string that reads like one. */
+const RequiredFlag = (doc: ApiPropertyOptions = {}) => applyDecorators(IsBoolean(), IsOptional(), AsSent(), ApiPropertyOptional(doc));
+
+/** `options`: free-form JSON, kept exactly as sent; what it may hold depends on the field type. */
+const Options = () => applyDecorators(IsObject(), IsOptional(), JsonData(), ApiPropertyOptional({ type: () => FieldOptions, description: 'type-specific options' }));
+
 export class FieldDefinitionInput {
-  @ApiProperty({ maxLength: MAX_NAME_LENGTH, example: 'Due date' })
-  @AsSent()
-  @IsDefined()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_NAME_LENGTH)
+  @Name('required', { example: 'Due date' })
   name!: string;
 
-  @ApiProperty({ enum: FIELD_TYPES, enumName: 'FieldType' })
-  @AsSent()
-  @IsDefined()
-  @IsIn(FIELD_TYPES as unknown as string[], { message: `$property must be one of ${FIELD_TYPES.join(', ')}` })
+  @OfFieldType('required')
   field_type!: FieldType;
 
-  @ApiPropertyOptional({ default: false })
-  @AsSent()
-  @IsOptional()
-  @IsBoolean()
+  @RequiredFlag({ default: false })
   is_required?: boolean;
 
-  @ApiPropertyOptional({ type: () => FieldOptions, description: 'type-specific options' })
-  @JsonData()
-  @IsOptional()
-  @IsObject()
+  @Options()
   options?: Record<string, unknown>;
 }
 
@@ -63,32 +79,29 @@ export class FieldChangeInput {
   @IsUUID('all')
   id?: string;
 
-  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
-  @AsSent()
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_NAME_LENGTH)
+  @Name('optional')
   name?: string;
 
-  @ApiPropertyOptional({ enum: FIELD_TYPES, enumName: 'FieldType', description: 'required when adding; cannot change' })
-  @AsSent()
-  @IsOptional()
-  @IsIn(FIELD_TYPES as unknown as string[], { message: `$property must be one of ${FIELD_TYPES.join(', ')}` })
+  @OfFieldType('optional', { description: 'required when adding; cannot change' })
   field_type?: FieldType;
 
-  @ApiPropertyOptional()
-  @AsSent()
-  @IsOptional()
-  @IsBoolean()
+  @RequiredFlag()
   is_required?: boolean;
 
-  @ApiPropertyOptional({ type: () => FieldOptions, description: 'type-specific options' })
-  @JsonData()
-  @IsOptional()
-  @IsObject()
+  @Options()
   options?: Record<string, unknown>;
 }
+
+/** A body's `fields`: at most MAX_FIELDS_PER_TABLE entries, each an object checked as its class. */
+const Fields = (presence: Presence, entry: new () => object) =>
+  applyDecorators(
+    Type(() => entry),
+    ValidateNested({ each: true, message: '$property must be an object' }),
+    ArrayMaxSize(MAX_FIELDS_PER_TABLE),
+    IsArray(),
+    checkedWhen(presence),
+    documented(presence, { type: [entry], maxItems: MAX_FIELDS_PER_TABLE }),
+  );
 
 /** A table's optional display attributes, the same on create and update. */
 class TableDisplayInput {
@@ -108,38 +121,18 @@ class TableDisplayInput {
 }
 
 export class CreateTableBody extends TableDisplayInput {
-  @ApiProperty({ maxLength: MAX_NAME_LENGTH, example: 'Customers' })
-  @AsSent()
-  @IsDefined()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_NAME_LENGTH)
+  @Name('required', { example: 'Customers' })
   name!: string;
 
-  @ApiProperty({ type: [FieldDefinitionInput], maxItems: MAX_FIELDS_PER_TABLE })
-  @IsDefined()
-  @IsArray()
-  @ArrayMaxSize(MAX_FIELDS_PER_TABLE)
-  @ValidateNested({ each: true, message: '$property must be an object' })
-  @Type(() => FieldDefinitionInput)
+  @Fields('required', FieldDefinitionInput)
   fields!: FieldDefinitionInput[];
 }
 
 export class UpdateTableBody extends TableDisplayInput {
-  @ApiPropertyOptional({ maxLength: MAX_NAME_LENGTH })
-  @AsSent()
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MAX_NAME_LENGTH)
+  @Name('optional')
   name?: string;
 
-  @ApiPropertyOptional({ type: [FieldChangeInput], maxItems: MAX_FIELDS_PER_TABLE })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_FIELDS_PER_TABLE)
-  @ValidateNested({ each: true, message: '$property must be an object' })
-  @Type(() => FieldChangeInput)
+  @Fields('optional', FieldChangeInput)
   fields?: FieldChangeInput[];
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', description: 'ids of fields to remove' })
