@@ -13,13 +13,13 @@ export function isWebhookUrl(value: unknown): boolean {
   }
 }
 
-export function IsWebhookUrl(options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
+export function IsWebhookUrl(options?: ValidationOptions): PropertyDecorator {
+  return (target, property) =>
     registerDecorator({
       name: 'isWebhookUrl',
       target: target.constructor,
-      propertyName,
-      options: { message: `${propertyName} must be an absolute http or https URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters`, ...options },
+      propertyName: String(property),
+      options: { message: `${String(property)} must be an absolute http or https URL of at most ${WEBHOOK_URL_MAX_LENGTH} characters`, ...options },
       validator: { validate: isWebhookUrl },
     });
 }

@@ -1,10 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { EVENT_KINDS } from '../events';
 import { JsonData } from '../json-data';
 import { PageQuery } from '../pagination';
+import { documented, type Presence } from '../presence';
 import { MAX_FIELDS_PER_TABLE } from '../tables/table.dto';
 import { MAX_TABLE_IDS_PER_LOOKUP } from '../tables/tables.messages';
 import { WEBHOOK_TEST_EVENT } from './webhook-views';
@@ -39,8 +40,9 @@ const caseless = (id: unknown) => (typeof id === 'string' ? id.toLowerCase() : i
  * `table_ids`: absent or null skips the checks (on update, null clears the filter); otherwise a non-empty list
  * of distinct UUIDs. Whether they name tables of the organization is for the webhooks service to ask.
  */
-function TableIds(): PropertyDecorator {
+function TableIds(description: string = TABLE_IDS_DOC.description): PropertyDecorator {
   const decorators = [
+    ApiPropertyOptional({ ...TABLE_IDS_DOC, description }),
     IsOptional(),
     IsArray(),
     ArrayNotEmpty({ message: 'table_ids must not be empty: leave it out, or null, to get the events of every table' }),
@@ -85,14 +87,15 @@ const RATE_LIMIT_DOC = {
 } as const;
 
 /** `filter`: a JSON object, or null to clear it; its conditions are checked by the webhooks service against the table. */
-function RowFilter(): PropertyDecorator {
-  const decorators = [JsonData(), IsOptional(), IsObject({ message: 'filter must be a JSON object of conditions' })];
+function RowFilter(description: string = FILTER_DOC.description): PropertyDecorator {
+  const decorators = [ApiPropertyOptional({ ...FILTER_DOC, description }), JsonData(), IsOptional(), IsObject({ message: 'filter must be a JSON object of conditions' })];
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }
 
 /** `watch_fields`: a non-empty list of distinct slugs, or null to clear it; the service checks they name fields of the table. */
 function WatchFields(): PropertyDecorator {
   const decorators = [
+    ApiPropertyOptional(WATCH_FIELDS_DOC),
     IsOptional(),
     IsArray(),
     ArrayNotEmpty({ message: 'watch_fields must not be empty: leave it out, or null, to get every change' }),
@@ -105,83 +108,80 @@ function WatchFields(): PropertyDecorator {
 }
 
 function RateLimit(): PropertyDecorator {
-  const decorators = [IsOptional(), IsInt({ message: 'rate_limit must be a whole number of deliveries per second' }), Min(1), Max(MAX_WEBHOOK_RATE_LIMIT)];
+  const decorators = [ApiPropertyOptional(RATE_LIMIT_DOC), IsOptional(), IsInt({ message: 'rate_limit must be a whole number of deliveries per second' }), Min(1), Max(MAX_WEBHOOK_RATE_LIMIT)];
   return (target, property) => decorators.forEach((decorate) => decorate(target, property));
 }
 
+/** On update a property may be absent (unchanged) but not null; on create the checks themselves refuse a missing one. */
+const absentWhen = (presence: Presence): PropertyDecorator[] => (presence === 'optional' ? [unlessAbsent] : []);
+
+/*
+ * The rules of a webhook's name, URL and events, the same on create and update but for whether the property
+ * must be there. Each lists its decorators last first, the order in which stacked decorators apply, so a
+ * refusal names the same check.
+ */
+
+/** A webhook's name: 1 to 100 characters, not all blank. */
+const WebhookName = (presence: Presence, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(Matches(NOT_BLANK, { message: 'name must not be blank' }), Length(1, 100), IsString(), ...absentWhen(presence), documented(presence, { minLength: 1, maxLength: 100, ...doc }));
+
+/** Where deliveries go: an absolute http(s) URL of a public address. */
+const WebhookUrl = (presence: Presence, doc: ApiPropertyOptions = {}) => applyDecorators(IsWebhookUrl(), IsString(), ...absentWhen(presence), documented(presence, doc));
+
+/** The event kinds a webhook subscribes to: a non-empty list of distinct EVENT_KINDS. */
+const EventKinds = (presence: Presence, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(
+    IsIn(EVENT_KINDS, { each: true }),
+    ArrayUnique(),
+    ArrayMaxSize(EVENT_KINDS.length),
+    ArrayNotEmpty(),
+    IsArray(),
+    ...absentWhen(presence),
+    documented(presence, { enum: EVENT_KINDS, isArray: true, ...doc }),
+  );
+
 export class CreateWebhookBody {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Orders sync' })
-  @IsString()
-  @Length(1, 100)
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @WebhookName('required', { example: 'Orders sync' })
   name!: string;
 
-  @ApiProperty({ example: 'https://example.com/hooks/platform', description: 'Absolute http(s) URL; private and reserved addresses are refused' })
-  @IsString()
-  @IsWebhookUrl()
+  @WebhookUrl('required', { example: 'https://example.com/hooks/platform', description: 'Absolute http(s) URL; private and reserved addresses are refused' })
   url!: string;
 
-  @ApiProperty({ enum: EVENT_KINDS, isArray: true, example: ['row.created'] })
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(EVENT_KINDS.length)
-  @ArrayUnique()
-  @IsIn(EVENT_KINDS, { each: true })
+  @EventKinds('required', { example: ['row.created'] })
   events!: string[];
 
-  @ApiPropertyOptional(TABLE_IDS_DOC)
   @TableIds()
   table_ids?: string[] | null;
 
-  @ApiPropertyOptional(FILTER_DOC)
   @RowFilter()
   filter?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional(WATCH_FIELDS_DOC)
   @WatchFields()
   watch_fields?: string[] | null;
 
-  @ApiPropertyOptional(RATE_LIMIT_DOC)
   @RateLimit()
   rate_limit?: number | null;
 }
 
 export class UpdateWebhookBody {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
-  @unlessAbsent
-  @IsString()
-  @Length(1, 100)
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @WebhookName('optional')
   name?: string;
 
-  @ApiPropertyOptional()
-  @unlessAbsent
-  @IsString()
-  @IsWebhookUrl()
+  @WebhookUrl('optional')
   url?: string;
 
-  @ApiPropertyOptional({ enum: EVENT_KINDS, isArray: true })
-  @unlessAbsent
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(EVENT_KINDS.length)
-  @ArrayUnique()
-  @IsIn(EVENT_KINDS, { each: true })
+  @EventKinds('optional')
   events?: string[];
 
-  @ApiPropertyOptional({ ...TABLE_IDS_DOC, description: `${TABLE_IDS_DOC.description} On update, null clears the filter.` })
-  @TableIds()
+  @TableIds(`${TABLE_IDS_DOC.description} On update, null clears the filter.`)
   table_ids?: string[] | null;
 
-  @ApiPropertyOptional({ ...FILTER_DOC, description: `${FILTER_DOC.description} On update, null clears it.` })
-  @RowFilter()
+  @RowFilter(`${FILTER_DOC.description} On update, null clears it.`)
   filter?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional(WATCH_FIELDS_DOC)
   @WatchFields()
   watch_fields?: string[] | null;
 
-  @ApiPropertyOptional(RATE_LIMIT_DOC)
   @RateLimit()
   rate_limit?: number | null;
 
