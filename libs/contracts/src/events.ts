@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ImportView } from './tables/import.dto';
 import { ROW_DATA_SCHEMA } from './tables/table.views';
 
 /** The JetStream stream every context publishes its events to, and how subjects are formed. */
@@ -125,20 +126,8 @@ export interface DomainEvent<D = unknown> {
   data: D;
 }
 
-/** `table.imported`: an import completed, as one change instead of an event per row. */
-export class TableImportedEventData {
-  @ApiProperty({ format: 'uuid' })
-  table_id!: string;
-
+/** `table.imported`: an import completed, as one change instead of an event per row; its counts are the import's. */
+export class TableImportedEventData extends PickType(ImportView, ['table_id', 'rows_created', 'rows_updated', 'rows_failed'] as const) {
   @ApiProperty({ format: 'uuid' })
   import_id!: string;
-
-  @ApiProperty({ type: 'integer' })
-  rows_created!: number;
-
-  @ApiProperty({ type: 'integer' })
-  rows_updated!: number;
-
-  @ApiProperty({ type: 'integer' })
-  rows_failed!: number;
 }

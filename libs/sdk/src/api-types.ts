@@ -1873,11 +1873,11 @@ export interface components {
         TableImportedEventData: {
             /** Format: uuid */
             table_id: string;
-            /** Format: uuid */
-            import_id: string;
             rows_created: number;
             rows_updated: number;
             rows_failed: number;
+            /** Format: uuid */
+            import_id: string;
         };
         TableImportedEventPayload: {
             /**
