@@ -1635,15 +1635,17 @@ export interface components {
         DomainVerification: {
             /** Format: uuid */
             id: string;
+            /** @example mail.example.com */
             domain: string;
             status: components["schemas"]["DomainStatus"];
+            /** @description true once any required record is seen */
             dns_configured: boolean;
             mx_verified: boolean;
             spf_verified: boolean;
             dkim_verified: boolean;
-            all_verified: boolean;
             /** Format: date-time */
             verified_at: string | null;
+            all_verified: boolean;
             /** @description present when something is unverified: what is wrong and what to do, in plain words */
             issues?: string[];
         };

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 
 export const DOMAIN_STATUSES = ['pending', 'active', 'failed'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
@@ -61,34 +61,19 @@ export class DomainView {
   dns_records?: DnsRecord[];
 }
 
-/** The answer to `GET /domains/{domain_id}/verify`. */
-export class DomainVerification {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty()
-  domain!: string;
-
-  @ApiProperty(STATUS)
-  status!: DomainStatus;
-
-  @ApiProperty()
-  dns_configured!: boolean;
-
-  @ApiProperty()
-  mx_verified!: boolean;
-
-  @ApiProperty()
-  spf_verified!: boolean;
-
-  @ApiProperty()
-  dkim_verified!: boolean;
-
+/** The answer to `GET /domains/{domain_id}/verify`: the domain's status and checks as its view has them, and their verdict. */
+export class DomainVerification extends PickType(DomainView, [
+  'id',
+  'domain',
+  'status',
+  'dns_configured',
+  'mx_verified',
+  'spf_verified',
+  'dkim_verified',
+  'verified_at',
+] as const) {
   @ApiProperty()
   all_verified!: boolean;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  verified_at!: string | null;
 
   @ApiPropertyOptional({ type: [String], description: 'present when something is unverified: what is wrong and what to do, in plain words' })
   issues?: string[];
