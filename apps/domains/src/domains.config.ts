@@ -1,5 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
-import { commaList, IsDuration, IsReplacedInProduction, parseDuration, parseDurationList, ServiceConfig } from '@platform/config';
+import { commaList, IsDuration, IsIntBetween, IsReplacedInProduction, parseDuration, parseDurationList, ServiceConfig } from '@platform/config';
 import { IsDnsServerList, IsHostname, IsPositiveDuration, IsRecheckSchedule } from './domains-config.validators';
 
 /** Where domains' records must point: development placeholders, which production must replace. */
@@ -17,9 +16,7 @@ export class DomainsConfig extends ServiceConfig {
   DNS_SERVERS = '';
 
   /** The whole of one verification's lookups must finish within this; it stays below the gateway's NATS timeout. */
-  @IsInt()
-  @Min(100)
-  @Max(8_000)
+  @IsIntBetween(100, 8_000)
   DNS_LOOKUP_TIMEOUT_MS = 5_000;
 
   /** How long a domain may stay pending before verification marks it failed. */
@@ -35,9 +32,7 @@ export class DomainsConfig extends ServiceConfig {
   DOMAIN_RECHECK_INTERVAL = '24h';
 
   /** Checks one replica runs at once; a silent name server holds one slot for DNS_LOOKUP_TIMEOUT_MS at most. */
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IsIntBetween(1, 200)
   DOMAIN_RECHECK_CONCURRENCY = 10;
 
   @IsHostname()

@@ -1,42 +1,30 @@
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { commaList, IsCidrList, RedisServiceConfig } from '@platform/config';
+import { IsOptional, IsString } from 'class-validator';
+import { commaList, IsCidrList, IsIntBetween, RedisServiceConfig } from '@platform/config';
 
 export class GatewayConfig extends RedisServiceConfig {
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IsIntBetween(0, 65535)
   PORT = 3000;
 
   override HEALTH_PORT = 7100;
 
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @IsIntBetween(1, 1_000_000)
   RATE_LIMIT_PER_MINUTE = 600;
 
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
+  @IsIntBetween(100, 120_000)
   NATS_REQUEST_TIMEOUT_MS = 10_000;
 
   /**
    * How long a read (or a write safe to send twice) waits for an answer before the gateway sends it again:
    * longer than the slowest ordinary answer, short beside the deadline. 0 sends every call once.
    */
-  @IsInt()
-  @Min(0)
-  @Max(120_000)
+  @IsIntBetween(0, 120_000)
   NATS_RESEND_AFTER_MS = 3_000;
 
-  @IsInt()
-  @Min(0)
-  @Max(600_000)
+  @IsIntBetween(0, 600_000)
   API_KEY_CACHE_TTL_MS = 10_000;
 
   /** How long a client has, once its headers are in, to send the whole body; a slower one gets a 400 and is disconnected. */
-  @IsInt()
-  @Min(1_000)
-  @Max(600_000)
+  @IsIntBetween(1_000, 600_000)
   REQUEST_BODY_TIMEOUT_MS = 60_000;
 
   /**

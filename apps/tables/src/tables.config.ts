@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { IsUrlWithScheme, ProductionRule, ServiceConfig } from '@platform/config';
-import { IsBoolean, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsIntBetween, IsUrlWithScheme, ProductionRule, ServiceConfig } from '@platform/config';
+import { IsBoolean, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { DEVELOPMENT_STORAGE_CREDENTIALS, IsStorageSecret } from './attachments/storage-credentials';
 
 /** Only for development and tests: anyone can read it here, so production refuses to start without a real key. */
@@ -59,26 +59,18 @@ export class TablesConfig extends ServiceConfig {
   @IsBoolean()
   S3_FORCE_PATH_STYLE = false;
 
-  @IsInt()
-  @Min(1)
-  @Max(MAX_SINGLE_PUT_BYTES)
+  @IsIntBetween(1, MAX_SINGLE_PUT_BYTES)
   ATTACHMENT_MAX_BYTES = 104_857_600;
 
   /** Upload tickets one organization may take a minute (each is a presigned URL and a row until it is swept). */
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
+  @IsIntBetween(1, 100_000)
   UPLOAD_TICKETS_PER_MINUTE = 120;
 
   /** The largest file an upload with purpose "import" may declare. */
-  @IsInt()
-  @Min(1)
-  @Max(MAX_SINGLE_PUT_BYTES)
+  @IsIntBetween(1, MAX_SINGLE_PUT_BYTES)
   IMPORT_MAX_BYTES = 1_073_741_824;
 
   /** How long an export's file stays in storage after it is written (24 h); tests shorten it. */
-  @IsInt()
-  @Min(1)
-  @Max(30 * 24 * 60 * 60)
+  @IsIntBetween(1, 30 * 24 * 60 * 60)
   EXPORT_FILE_TTL_SECONDS = 86_400;
 }

@@ -1,5 +1,5 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { commaList, IsDurationList, parseDurationList, RedisServiceConfig } from '@platform/config';
+import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { commaList, IsDurationList, IsIntBetween, parseDurationList, RedisServiceConfig } from '@platform/config';
 import { IsSecretEncryptionKey } from './secrets/secret-encryption-key';
 
 /** What both processes of the app read: the API with the event consumer, and the delivery worker. */
@@ -28,9 +28,7 @@ export class WebhooksConfig extends RedisServiceConfig {
   WEBHOOK_QUEUE = 'webhook-deliveries';
 
   /** Per-request deadline of a delivery: connect, headers and body together. */
-  @IsInt()
-  @Min(100)
-  @Max(300_000)
+  @IsIntBetween(100, 300_000)
   WEBHOOK_TIMEOUT_MS = 30_000;
 
   /** The delays before retries 1..5, after the previous failure. */
@@ -64,21 +62,15 @@ export class WebhooksApiConfig extends WebhooksConfig {
   WEBHOOK_CONSUMER_NAME = 'webhook-dispatcher';
 
   /** How long the test endpoint waits for the receiver; the gateway waits 35 s for this route. */
-  @IsInt()
-  @Min(100)
-  @Max(300_000)
+  @IsIntBetween(100, 300_000)
   WEBHOOK_TEST_TIMEOUT_MS = 30_000;
 
   /** How long events and delivery records are kept (for redeliver and recover); older ones are pruned hourly. */
-  @IsInt()
-  @Min(1)
-  @Max(3_650)
+  @IsIntBetween(1, 3_650)
   EVENT_RETENTION_DAYS = 30;
 
   /** How often delivery series owed an attempt for longer than this are checked for a job in Redis, and queued again without one. */
-  @IsInt()
-  @Min(200)
-  @Max(3_600_000)
+  @IsIntBetween(200, 3_600_000)
   WEBHOOK_RECONCILE_INTERVAL_MS = 60_000;
 
 }
@@ -88,35 +80,25 @@ export class WebhooksWorkerConfig extends WebhooksConfig {
   override HEALTH_PORT = 7104;
 
   /** Deliveries in flight at once in one worker process. */
-  @IsInt()
-  @Min(1)
-  @Max(5_000)
+  @IsIntBetween(1, 5_000)
   WEBHOOK_WORKER_CONCURRENCY = 200;
 
   /** Attempts in flight at once for one webhook, across every worker process: a slow receiver delays only itself. */
-  @IsInt()
-  @Min(1)
-  @Max(1_000)
+  @IsIntBetween(1, 1_000)
   WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = 10;
 
   /**
    * Worker slots one organization's deliveries hold at once in one worker process, in flight or waiting
    * for their webhook's slot: one organization's many slow webhooks cannot take the slots the others need.
    */
-  @IsInt()
-  @Min(1)
-  @Max(5_000)
+  @IsIntBetween(1, 5_000)
   WEBHOOK_MAX_IN_FLIGHT_PER_ORG = 50;
 
   /** How long a job stays locked to a worker without renewal; a killed worker's jobs come back after it. */
-  @IsInt()
-  @Min(500)
-  @Max(600_000)
+  @IsIntBetween(500, 600_000)
   WEBHOOK_JOB_LOCK_MS = 30_000;
 
   /** How often the worker looks for jobs whose worker died. */
-  @IsInt()
-  @Min(200)
-  @Max(600_000)
+  @IsIntBetween(200, 600_000)
   WEBHOOK_STALLED_CHECK_MS = 30_000;
 }

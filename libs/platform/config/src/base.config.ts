@@ -1,5 +1,5 @@
-import { IsIn, IsInt, IsNumber, Max, Min } from 'class-validator';
-import { IsAtLeastSetting, IsAtMostSetting, IsUrlWithScheme } from './validators';
+import { IsIn } from 'class-validator';
+import { IsAtLeastSetting, IsAtMostSetting, IsIntBetween, IsNumberBetween, IsUrlWithScheme } from './validators';
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -18,15 +18,11 @@ export class BaseConfig {
   @IsUrlWithScheme(['nats', 'tls'])
   NATS_URL = 'nats://127.0.0.1:4222';
 
-  @IsInt()
-  @Min(1000)
-  @Max(120_000)
+  @IsIntBetween(1000, 120_000)
   SHUTDOWN_TIMEOUT_MS = 25_000;
 
   /** Copies of the EVENTS stream JetStream keeps when it creates it (3 on a 3-node cluster). */
-  @IsInt()
-  @Min(1)
-  @Max(5)
+  @IsIntBetween(1, 5)
   JETSTREAM_REPLICAS = 1;
 
   get isProduction(): boolean {
@@ -36,26 +32,18 @@ export class BaseConfig {
 
 /** A service app: request-reply over NATS, health and metrics over HTTP. */
 export class ServiceConfig extends BaseConfig {
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IsIntBetween(0, 65535)
   HEALTH_PORT = 7199;
 
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IsIntBetween(1, 200)
   DATABASE_POOL_SIZE = 10;
 
   /** Fraction of the pool one organization's requests may hold at once while other organizations are active. */
-  @IsNumber()
-  @Min(0.01)
-  @Max(1)
+  @IsNumberBetween(0.01, 1)
   DATABASE_POOL_ORGANIZATION_SHARE = 0.2;
 
   /** The same while no other organization has used the pool for a second; the rest stays free for the next. */
-  @IsNumber()
-  @Min(0.01)
-  @Max(1)
+  @IsNumberBetween(0.01, 1)
   @IsAtLeastSetting('DATABASE_POOL_ORGANIZATION_SHARE')
   DATABASE_POOL_ORGANIZATION_SHARE_ALONE = 0.5;
 
@@ -64,9 +52,7 @@ export class ServiceConfig extends BaseConfig {
    * in its own backend, so one organization's count cannot occupy several more, and short scans do not
    * pay for starting workers (a 200,000-row count took 73-113 ms with two workers, 15-17 ms without).
    */
-  @IsInt()
-  @Min(0)
-  @Max(16)
+  @IsIntBetween(0, 16)
   DATABASE_PARALLEL_WORKERS_PER_QUERY = 0;
 
   /**
@@ -74,9 +60,7 @@ export class ServiceConfig extends BaseConfig {
    * already took to answer before it closes its connection (their deadline, NATS_REQUEST_TIMEOUT_MS of
    * the gateway, ends them anyway).
    */
-  @IsInt()
-  @Min(0)
-  @Max(60_000)
+  @IsIntBetween(0, 60_000)
   @IsAtMostSetting('SHUTDOWN_TIMEOUT_MS')
   RPC_SHUTDOWN_GRACE_MS = 10_000;
 }

@@ -1,11 +1,29 @@
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { IsInt, IsNumber, Max, Min, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { parseDuration, parseDurationList } from './durations';
 
-function define(name: string, test: (value: unknown) => boolean, message: string, options?: ValidationOptions) {
+/** A config rule whose test may read the other settings of the config object being validated. */
+function define(name: string, test: (value: unknown, config: Record<string, unknown>) => boolean, message: string, options?: ValidationOptions) {
   return (target: object, propertyName: string) =>
-    registerDecorator({ name, target: target.constructor, propertyName, options: { message, ...options }, validator: { validate: test } });
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { message, ...options },
+      validator: { validate: (value: unknown, args: ValidationArguments) => test(value, args.object as Record<string, unknown>) },
+    });
 }
+
+/** Checks applied in the order a stack of them written over a setting would apply (the last first), so a refusal reads the same. */
+function stacked(...checks: PropertyDecorator[]): PropertyDecorator {
+  return (target, property) => checks.reduceRight<void>((_, check) => check(target, property), undefined);
+}
+
+/** A whole number from `min` to `max`, the rule of most numeric settings. */
+export const IsIntBetween = (min: number, max: number) => stacked(IsInt(), Min(min), Max(max));
+
+/** A number, fractions allowed, from `min` to `max`. */
+export const IsNumberBetween = (min: number, max: number) => stacked(IsNumber(), Min(min), Max(max));
 
 export const IsUrlWithScheme = (schemes: string[], options?: ValidationOptions) =>
   define(
@@ -24,14 +42,7 @@ export const IsUrlWithScheme = (schemes: string[], options?: ValidationOptions) 
   );
 
 function comparedToSetting(name: string, other: string, holds: (value: number, limit: number) => boolean, message: string, options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName,
-      options: { message, ...options },
-      validator: { validate: (value: unknown, args: ValidationArguments) => typeof value === 'number' && holds(value, Number((args.object as Record<string, unknown>)[other])) },
-    });
+  return define(name, (value, config) => typeof value === 'number' && holds(value, Number(config[other])), message, options);
 }
 
 /** A number no smaller than another setting of the same config (a ceiling above its floor). */
@@ -62,20 +73,12 @@ export const IsCidrList = (options?: ValidationOptions) =>
     options,
   );
 
-
 /**
  * A config rule that depends on whether the process runs in production (NODE_ENV=production, read from
  * the config object being validated), as secrets and placeholders do. The message never echoes the value.
  */
 export function ProductionRule(name: string, message: string, test: (value: unknown, production: boolean) => boolean, options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName,
-      options: { message, ...options },
-      validator: { validate: (value: unknown, args: ValidationArguments) => test(value, (args.object as { NODE_ENV?: string }).NODE_ENV === 'production') },
-    });
+  return define(name, (value, config) => test(value, config.NODE_ENV === 'production'), message, options);
 }
 
 /**
