@@ -1,10 +1,11 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '@platform/errors';
 import { copyOut, Database, Sql } from '@platform/persistence';
 import { counter } from '@platform/service';
 import { ObjectDeletionsRepository } from '../attachments/object-deletions.repository';
 import { ObjectStorage } from '../attachments/object-storage';
-import { JobProgress, JobRunner, MAX_JOB_ATTEMPTS } from '../jobs/job-runner';
+import { JobProgress, MAX_JOB_ATTEMPTS } from '../jobs/job-runner';
+import { JobWorker } from '../jobs/job-worker';
 import { UserTableRepository } from '../tables/user-table.repository';
 import { TablesConfig } from '../tables.config';
 import { exportFile } from './export-file';
@@ -22,9 +23,8 @@ const finished = counter('exports_finished_total', 'Exports that ended', ['statu
  * expires, together. A run that dies leaves at most a file that the next run writes again.
  */
 @Injectable()
-export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ExportWorker extends JobWorker<ExportJob, JobProgress> {
   private readonly logger = new Logger('ExportWorker');
-  private readonly runner: JobRunner<ExportJob, JobProgress>;
 
   constructor(
     private readonly db: Database,
@@ -34,18 +34,10 @@ export class ExportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly deletions: ObjectDeletionsRepository,
     private readonly config: TablesConfig,
   ) {
-    this.runner = new JobRunner(db, { name: 'export', source: exports, newProgress: () => ({ rowsDone: 0 }), run: (tx, job, progress) => this.run(tx, job, progress) });
+    super(db, { name: 'export', source: exports, newProgress: () => ({ rowsDone: 0 }) });
   }
 
-  onApplicationBootstrap(): void {
-    this.runner.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
-  }
-
-  private async run(tx: Sql, job: ExportJob, progress: JobProgress): Promise<void> {
+  protected async run(tx: Sql, job: ExportJob, progress: JobProgress): Promise<void> {
     // The claim waits, idle, while the rows stream on another connection, for as long as the table takes.
     await tx.query('SET LOCAL idle_in_transaction_session_timeout = 0');
     if (job.attempts >= MAX_JOB_ATTEMPTS) return this.fail(tx, job, `it stopped ${MAX_JOB_ATTEMPTS} times before it could end`);

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { ExportFormat } from '@contracts';
 import { Database, Sql } from '@platform/persistence';
 import { JobQueue } from '../jobs/job-queue';
-import type { JobSource } from '../jobs/job-runner';
 import type { SortOrder } from '../rows/row-sort';
 import { EXPORTS_TABLE } from '../tables-schema';
 import type { ExportSpec } from './export-statement';
@@ -49,11 +48,9 @@ function job(row: ExportRow): ExportJob {
 
 /** Exports and their progress; unfinished ones are `queued` or `running`. */
 @Injectable()
-export class ExportsRepository implements JobSource<ExportJob> {
-  private readonly queue: JobQueue<ExportRow>;
-
-  constructor(private readonly db: Database) {
-    this.queue = new JobQueue(db, EXPORTS_TABLE);
+export class ExportsRepository extends JobQueue<ExportRow, ExportJob> {
+  constructor(db: Database) {
+    super(db, EXPORTS_TABLE, job);
   }
 
   async insert(organizationId: string, tableId: string, id: string, spec: ExportSpec): Promise<ExportRow> {
@@ -64,26 +61,8 @@ export class ExportsRepository implements JobSource<ExportJob> {
     return rows[0];
   }
 
-  async find(organizationId: string, tableId: string, exportId: string): Promise<ExportRow | undefined> {
-    const { rows } = await this.db.query<ExportRow>(`SELECT * FROM ${EXPORTS_TABLE} WHERE id = $1 AND organization_id = $2 AND table_id = $3`, [
-      exportId,
-      organizationId,
-      tableId,
-    ]);
-    return rows[0];
-  }
-
-  async claim(tx: Sql): Promise<ExportJob | undefined> {
-    const row = await this.queue.claim(tx);
-    return row && job(row);
-  }
-
-  started(exportId: string): Promise<void> {
-    return this.queue.started(exportId);
-  }
-
-  progress(exportId: string, rowsDone: number): Promise<void> {
-    return this.queue.progress(exportId, rowsDone);
+  find(organizationId: string, tableId: string, exportId: string): Promise<ExportRow | undefined> {
+    return this.stored(organizationId, tableId, exportId);
   }
 
   /**

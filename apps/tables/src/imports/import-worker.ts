@@ -1,11 +1,12 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { TableImportedEventData } from '@contracts';
 import { buildEvent, Database, Sql } from '@platform/persistence';
 import { counter } from '@platform/service';
 import { ObjectDeletionsRepository } from '../attachments/object-deletions.repository';
 import { fileKey } from '../attachments/object-keys';
 import { ObjectStorage } from '../attachments/object-storage';
-import { JobRunner, MAX_JOB_ATTEMPTS } from '../jobs/job-runner';
+import { MAX_JOB_ATTEMPTS } from '../jobs/job-runner';
+import { JobWorker } from '../jobs/job-worker';
 import type { UserTable } from '../tables/user-table';
 import { UserTableRepository } from '../tables/user-table.repository';
 import { TABLES_OUTBOX } from '../tables-schema';
@@ -21,9 +22,8 @@ const finished = counter('imports_finished_total', 'Imports that ended', ['statu
  * start, and it ends exactly once.
  */
 @Injectable()
-export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ImportWorker extends JobWorker<ImportJob, ImportTally> {
   private readonly logger = new Logger('ImportWorker');
-  private readonly runner: JobRunner<ImportJob, ImportTally>;
 
   constructor(
     db: Database,
@@ -33,18 +33,10 @@ export class ImportWorker implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly deletions: ObjectDeletionsRepository,
     private readonly importRunner: ImportRunner,
   ) {
-    this.runner = new JobRunner(db, { name: 'import', source: imports, newProgress: () => new ImportTally(), run: (tx, job, tally) => this.run(tx, job, tally) });
+    super(db, { name: 'import', source: imports, newProgress: () => new ImportTally() });
   }
 
-  onApplicationBootstrap(): void {
-    this.runner.start();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.runner.stop();
-  }
-
-  private async run(tx: Sql, job: ImportJob, tally: ImportTally): Promise<void> {
+  protected async run(tx: Sql, job: ImportJob, tally: ImportTally): Promise<void> {
     const table = await this.tables.find(job.organizationId, job.tableId, tx, 'share');
     // A deleted table took its imports with it.
     if (!table) return;

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { ImportFormat, ImportMode, ImportOnError, ImportProblem, ImportStatus, ImportView } from '@contracts';
 import { Database, Sql } from '@platform/persistence';
 import { JobQueue } from '../jobs/job-queue';
-import type { JobSource } from '../jobs/job-runner';
 import { IMPORTS_TABLE } from '../tables-schema';
 
 export interface ImportJob {
@@ -87,12 +86,10 @@ function job(row: ImportRow): ImportJob {
 
 /** Imports and their progress. Unfinished ones are `queued` or `running`; at most one of a table (a unique index). */
 @Injectable()
-export class ImportsRepository implements JobSource<ImportJob> {
-  private readonly queue: JobQueue<ImportRow>;
-
-  constructor(private readonly db: Database) {
+export class ImportsRepository extends JobQueue<ImportRow, ImportJob> {
+  constructor(db: Database) {
     // A run starts from the beginning: what an earlier run counted is gone with its rolled-back rows.
-    this.queue = new JobQueue(db, IMPORTS_TABLE, ", rows_created = 0, rows_updated = 0, rows_failed = 0, errors = '[]'");
+    super(db, IMPORTS_TABLE, job, ", rows_created = 0, rows_updated = 0, rows_failed = 0, errors = '[]'");
   }
 
   /** Answers undefined when the table already has an unfinished import. */
@@ -106,8 +103,8 @@ export class ImportsRepository implements JobSource<ImportJob> {
   }
 
   async find(organizationId: string, tableId: string, importId: string): Promise<ImportView | undefined> {
-    const { rows } = await this.db.query<ImportRow>(`SELECT * FROM ${IMPORTS_TABLE} WHERE id = $1 AND organization_id = $2 AND table_id = $3`, [importId, organizationId, tableId]);
-    return rows[0] && view(rows[0]);
+    const row = await this.stored(organizationId, tableId, importId);
+    return row && view(row);
   }
 
   async list(organizationId: string, tableId: string, limit: number, offset: number): Promise<{ items: ImportView[]; total: number }> {
@@ -132,19 +129,6 @@ export class ImportsRepository implements JobSource<ImportJob> {
       organizationId,
     ]);
     return Boolean(rowCount);
-  }
-
-  async claim(tx: Sql): Promise<ImportJob | undefined> {
-    const row = await this.queue.claim(tx);
-    return row && job(row);
-  }
-
-  started(importId: string): Promise<void> {
-    return this.queue.started(importId);
-  }
-
-  progress(importId: string, rowsDone: number): Promise<void> {
-    return this.queue.progress(importId, rowsDone);
   }
 
   /** In the run's transaction, which began with the claim: `finished_at` is the clock's time, not the transaction's start. */
