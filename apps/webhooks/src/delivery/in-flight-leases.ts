@@ -14,10 +14,31 @@ import { WebhooksWorkerConfig } from '../webhooks.config';
  * start; `tat`, the first start time no job has reserved yet) and `paced` (job -> the start time it
  * reserved). Starts are at least one interval (1000 ms / rate, rounded up) apart.
  */
-const NOW = `
+const CLOCK = `
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** The clock, and the expired leases of a dead worker dropped. KEYS[1]: leases. */
+const NOW = `${CLOCK}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
+
+/**
+ * A job's place in its webhook's lists. `unpark` takes it out of `parked` and `woken` (it starts, or waits
+ * for its pace); `park` puts it in `parked`, keeping the time it first became due (woken or parked before),
+ * and names the webhook for the sweep.
+ */
+const PARKING = `
+local function unpark(parked, woken, holder)
+  redis.call('ZREM', parked, holder)
+  redis.call('ZREM', woken, holder)
+end
+local function park(parked, woken, parked_webhooks, holder, webhook, now)
+  local due = redis.call('ZSCORE', woken, holder) or redis.call('ZSCORE', parked, holder) or now
+  redis.call('ZREM', woken, holder)
+  redis.call('ZADD', parked, due, holder)
+  redis.call('SADD', parked_webhooks, webhook)
+  return 0
+end`;
 
 /** The webhook's slots: the maximum, or one while its receiver keeps timing out. KEYS[4]: timeouts; ARGV[2]: max, ARGV[3]: breaker threshold. */
 const SLOTS = `
@@ -90,24 +111,16 @@ redis.replicate_commands()
 ${NOW}
 ${SLOTS}
 ${PACE}
+${PARKING}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < slots then
   local wait = pace_wait(KEYS[6], KEYS[7], ARGV[1], tonumber(ARGV[6]), now)
-  if wait > 0 then
-    redis.call('ZREM', KEYS[2], ARGV[1])
-    redis.call('ZREM', KEYS[3], ARGV[1])
-    return -wait
-  end
+  unpark(KEYS[2], KEYS[3], ARGV[1])
+  if wait > 0 then return -wait end
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
   return 1
 end
-local due = redis.call('ZSCORE', KEYS[3], ARGV[1]) or redis.call('ZSCORE', KEYS[2], ARGV[1]) or now
-redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[2], due, ARGV[1])
-redis.call('SADD', KEYS[5], ARGV[5])
-return 0`;
+return park(KEYS[2], KEYS[3], KEYS[5], ARGV[1], ARGV[5], now)`;
 
 /**
  * Parks the holder without asking for a slot (its organization has no worker slot free for it): it keeps
@@ -116,13 +129,9 @@ return 0`;
  */
 const PARK = `
 redis.replicate_commands()
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local due = redis.call('ZSCORE', KEYS[2], ARGV[1]) or redis.call('ZSCORE', KEYS[1], ARGV[1]) or now
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[1], due, ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[2])
-return 0`;
+${CLOCK}
+${PARKING}
+return park(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], now)`;
 
 /**
  * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then
@@ -136,6 +145,7 @@ const RELEASE = `
 redis.replicate_commands()
 ${NOW}
 ${PACE}
+${PARKING}
 redis.call('ZREM', KEYS[1], ARGV[1])
 if ARGV[4] == 'timeout' then
   redis.call('INCR', KEYS[4])
@@ -145,8 +155,7 @@ elseif ARGV[4] == 'success' then
 end
 ${SLOTS}
 if ARGV[5] ~= '' then
-  redis.call('ZREM', KEYS[2], ARGV[5])
-  redis.call('ZREM', KEYS[3], ARGV[5])
+  unpark(KEYS[2], KEYS[3], ARGV[5])
   if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[3]) == 0 and redis.call('ZCARD', KEYS[1]) < slots
     and pace_free(KEYS[5], KEYS[6], tonumber(ARGV[7]), now) then
     if tonumber(ARGV[7]) > 0 then pace_start(KEYS[5], KEYS[6], ARGV[5], tonumber(ARGV[7]), now) end
