@@ -33,6 +33,14 @@ function leaf<O>(group: Command, name: string, description: string, run: (sessio
     });
 }
 
+/** An option naming one record by its id (`--org <id>`), refused unless a UUID; required unless said otherwise. */
+function idOption(flag: string, description: string, presence: 'required' | 'optional' = 'required'): Option {
+  return new Option(`${flag} <id>`, description).argParser(uuid(flag)).makeOptionMandatory(presence === 'required');
+}
+
+/** Whose outbox a command reads or changes. */
+const outboxOption = () => new Option('--schema <schema>', `whose outbox (${OUTBOX_SCHEMAS.join(', ')})`).argParser(outboxSchema).makeOptionMandatory();
+
 /** `admin <group> <command> [options]`: organizations, API keys and members, each answering one JSON object. */
 export function adminProgram(): Command {
   const program = new Command('admin')
@@ -50,42 +58,32 @@ export function adminProgram(): Command {
     .option('--addon <addon>', `add-on to enable, repeatable (${ADDONS.join(', ')})`, addon('--addon'), []);
   leaf(org, 'list', 'list every organization; prints {"organizations":[{"id","name","plan","addons","created_at","active_keys"}]}', commands.listOrganizations);
   leaf(org, 'update', "change an organization's plan or add-ons", commands.updateOrganization)
-    .requiredOption('--org <id>', 'organization id', uuid('--org'))
+    .addOption(idOption('--org', 'organization id'))
     .option('--plan <usd>', 'new plan price in USD per month', plan)
     .option('--addon <addon>', 'add-on to enable, repeatable', addon('--addon'), [])
     .option('--remove-addon <addon>', 'add-on to disable, repeatable', addon('--remove-addon'), []);
 
   const key = program.command('key').description('API keys');
   leaf(key, 'create', 'issue an API key; prints {"id","key","scopes"} (the key is shown only here)', commands.createKey)
-    .requiredOption('--org <id>', 'organization id', uuid('--org'))
+    .addOption(idOption('--org', 'organization id'))
     .addOption(new Option('--scopes <list>', `comma-separated scopes: * or ${SCOPES.join(', ')}`).argParser(scopes).default(['*'], '*'));
-  leaf(key, 'list', 'list keys, never their secret; prints {"keys":[{"id","organization_id","prefix","scopes","created_at","last_used_at","revoked_at"}]}', commands.listKeys).option(
-    '--org <id>',
-    "only this organization's keys",
-    uuid('--org'),
+  leaf(key, 'list', 'list keys, never their secret; prints {"keys":[{"id","organization_id","prefix","scopes","created_at","last_used_at","revoked_at"}]}', commands.listKeys).addOption(
+    idOption('--org', "only this organization's keys", 'optional'),
   );
-  leaf(key, 'revoke', 'revoke an API key at once', commands.revokeKey).requiredOption('--key-id <id>', 'API key id', uuid('--key-id'));
+  leaf(key, 'revoke', 'revoke an API key at once', commands.revokeKey).addOption(idOption('--key-id', 'API key id'));
 
   const member = program.command('member').description('members of an organization (each change emits a member.* event)');
   leaf(member, 'invite', 'invite a member; emits member.invited', commands.inviteMember)
-    .requiredOption('--org <id>', 'organization id', uuid('--org'))
+    .addOption(idOption('--org', 'organization id'))
     .requiredOption('--email <email>', 'their email address', email)
     .option('--role <role>', 'their role', text('--role'), 'member');
-  leaf(member, 'join', 'mark an invited member as joined; emits member.joined', commands.joinMember).requiredOption(
-    '--member <id>',
-    'member id',
-    uuid('--member'),
-  );
-  leaf(member, 'remove', 'remove a member; emits member.removed', commands.removeMember).requiredOption('--member <id>', 'member id', uuid('--member'));
+  leaf(member, 'join', 'mark an invited member as joined; emits member.joined', commands.joinMember).addOption(idOption('--member', 'member id'));
+  leaf(member, 'remove', 'remove a member; emits member.removed', commands.removeMember).addOption(idOption('--member', 'member id'));
 
   const outbox = program.command('outbox').description('events a relay set aside because they could not be published');
-  leaf(outbox, 'parked', 'list the events set aside; prints {"parked":[{"id","subject","error","parked_at"}]}', commands.listParkedEvents).requiredOption(
-    '--schema <schema>',
-    `whose outbox (${OUTBOX_SCHEMAS.join(', ')})`,
-    outboxSchema,
-  );
+  leaf(outbox, 'parked', 'list the events set aside; prints {"parked":[{"id","subject","error","parked_at"}]}', commands.listParkedEvents).addOption(outboxOption());
   leaf(outbox, 'retry', 'put events set aside back in the outbox for the relay to publish; prints {"retried":[ids]}', commands.retryParkedEvents)
-    .requiredOption('--schema <schema>', `whose outbox (${OUTBOX_SCHEMAS.join(', ')})`, outboxSchema)
+    .addOption(outboxOption())
     .option('--event <id>', 'only this event, repeatable (all of them when omitted)', (value: string, previous: string[]) => [...previous, uuid('--event')(value)], []);
 
   const dev = program.command('dev').description('local development');
