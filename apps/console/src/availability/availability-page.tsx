@@ -1,7 +1,7 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useEffect, useState } from 'react';
-import { describe } from '../errors';
+import { useEffect, useState } from 'react';
 import { useSession } from '../session-context';
+import { submitting } from '../ui/action-form';
 import { ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { bodyOf, DAYS, draftsOf, nextKey, type OverrideDraft, type SlotDraft, timeZones } from './availability-drafts';
@@ -41,17 +41,10 @@ function Editor({ stored, writable, onSaved }: { stored: Schema<'AvailabilitySch
     },
     () => 'Saved',
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void save.run();
-  };
+  const submit = submitting(save.run);
   // An error naming schedules[i] or overrides[i] is shown beside that line.
   const at = (list: 'schedules' | 'overrides', index: number) =>
-    save.error?.field?.startsWith(`${list}[${index}]`) ? (
-      <p className="error" role="alert">
-        {describe(save.error)}
-      </p>
-    ) : null;
+    save.error?.field?.startsWith(`${list}[${index}]`) ? <ErrorNote error={save.error} /> : null;
   const placed = /^(schedules|overrides)\[\d+\]|^timezone/.test(save.error?.field ?? '');
   const patchSlot = (key: number, change: Partial<SlotDraft>) => setSlots(slots.map((slot) => (slot.key === key ? { ...slot, ...change } : slot)));
   const patchOverride = (key: number, change: Partial<OverrideDraft>) => setOverrides(overrides.map((item) => (item.key === key ? { ...item, ...change } : item)));
@@ -65,11 +58,7 @@ function Editor({ stored, writable, onSaved }: { stored: Schema<'AvailabilitySch
           ))}
         </select>
       </label>
-      {save.error?.field === 'timezone' ? (
-        <p className="error" role="alert">
-          {describe(save.error)}
-        </p>
-      ) : null}
+      {save.error?.field === 'timezone' ? <ErrorNote error={save.error} /> : null}
       <h2>Weekly hours</h2>
       <div className="week">
         {DAYS.map((day, dayIndex) => (

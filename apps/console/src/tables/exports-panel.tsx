@@ -1,8 +1,9 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useSession } from '../session-context';
+import { submitting } from '../ui/action-form';
 import { ErrorNote, Outcome, Progress } from '../ui/feedback';
-import { useAction, useLoad } from '../ui/hooks';
+import { useAction, useLoadUntil } from '../ui/hooks';
 import { FilterBuilder } from './filter-builder';
 
 type Export = Schema<'ExportView'>;
@@ -33,10 +34,7 @@ export function ExportsPanel({ table }: { table: Schema<'TableDetail'> }) {
     },
     (started) => `Export ${started.status}`,
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void start.run();
-  };
+  const submit = submitting(start.run);
   return (
     <section aria-labelledby="export-title">
       <h2 id="export-title">Export rows</h2>
@@ -115,15 +113,11 @@ export function ExportsPanel({ table }: { table: Schema<'TableDetail'> }) {
 /** One export, read every half second until it ends, then its download link and when the file goes away. */
 function ExportProgress({ tableId, exportId }: { tableId: string; exportId: string }) {
   const { api } = useSession();
-  const [finished, setFinished] = useState(false);
-  const item = useLoad(
-    async () => {
-      const { data } = await api.GET('/tables/{table_id}/exports/{export_id}', { params: { path: { table_id: tableId, export_id: exportId } } });
-      if (FINISHED.includes(data.status)) setFinished(true);
-      return data;
-    },
+  const item = useLoadUntil(
+    async () => (await api.GET('/tables/{table_id}/exports/{export_id}', { params: { path: { table_id: tableId, export_id: exportId } } })).data,
     exportId,
-    finished ? undefined : 500,
+    500,
+    (data) => FINISHED.includes(data.status),
   );
   const data = item.data;
   return (

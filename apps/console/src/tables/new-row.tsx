@@ -1,8 +1,8 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useSession } from '../session-context';
-import { describe } from '../errors';
-import { Outcome } from '../ui/feedback';
+import { submitting } from '../ui/action-form';
+import { ErrorNote, Outcome } from '../ui/feedback';
 import { useAction } from '../ui/hooks';
 import { type Draft, draftOfValue, valueOfDraft } from './values';
 import { ValueInput } from './value-input';
@@ -25,10 +25,7 @@ export function NewRow({ table, onCreated }: { table: Schema<'TableDetail'>; onC
     },
     () => 'Row added',
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void create.run();
-  };
+  const submit = submitting(create.run);
   return (
     <form className="card" onSubmit={submit} aria-labelledby="new-row-title">
       <h3 id="new-row-title">New row</h3>
@@ -46,11 +43,7 @@ export function NewRow({ table, onCreated }: { table: Schema<'TableDetail'>; onC
               draft={drafts[field.slug]}
               onChange={(draft) => setDrafts({ ...drafts, [field.slug]: draft })}
             />
-            {create.error?.field === `data.${field.slug}` || create.error?.field?.startsWith(`data.${field.slug}[`) ? (
-              <p className="error" role="alert">
-                {describe(create.error)}
-              </p>
-            ) : null}
+            {create.error?.field === `data.${field.slug}` || create.error?.field?.startsWith(`data.${field.slug}[`) ? <ErrorNote error={create.error} /> : null}
           </div>
         ))}
       </div>

@@ -66,3 +66,20 @@ export function useLoad<T>(load: () => Promise<T>, key: string, everyMs?: number
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { ...state, reload };
 }
+
+/** Data read every `everyMs` until `finished` says it has ended (a job's progress), then no more; `onFinished` runs once then. */
+export function useLoadUntil<T>(load: () => Promise<T>, key: string, everyMs: number, finished: (data: T) => boolean, onFinished?: () => void): Loaded<T> {
+  const [ended, setEnded] = useState(false);
+  return useLoad(
+    async () => {
+      const data = await load();
+      if (finished(data) && !ended) {
+        setEnded(true);
+        onFinished?.();
+      }
+      return data;
+    },
+    key,
+    ended ? undefined : everyMs,
+  );
+}

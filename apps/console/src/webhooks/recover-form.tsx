@@ -1,7 +1,8 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Progress } from '../ui/feedback';
-import { useAction, useLoad } from '../ui/hooks';
+import { ActionCard } from '../ui/action-form';
+import { ErrorNote, Progress } from '../ui/feedback';
+import { useAction, useLoadUntil } from '../ui/hooks';
 
 const hoursAgo = (hours: number) => {
   const date = new Date(Date.now() - hours * 3_600_000);
@@ -26,43 +27,37 @@ export function RecoverForm({ webhookId }: { webhookId: string }) {
     },
     () => 'Recovery queued',
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void recover.run();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="recover-title">
-      <h2 id="recover-title">Recover missed events</h2>
-      <div className="row-of-inputs">
-        <label>
-          Since
-          <input type="datetime-local" value={since} onChange={(event) => setSince(event.target.value)} required />
-        </label>
-        <label>
-          Until (empty: now)
-          <input type="datetime-local" value={until} onChange={(event) => setUntil(event.target.value)} />
-        </label>
-        <button type="submit" disabled={recover.busy}>
-          Recover
-        </button>
-        <Outcome action={recover} />
-      </div>
+    <ActionCard
+      titleId="recover-title"
+      title="Recover missed events"
+      action={recover}
+      submitLabel="Recover"
+      inputs={
+        <>
+          <label>
+            Since
+            <input type="datetime-local" value={since} onChange={(event) => setSince(event.target.value)} required />
+          </label>
+          <label>
+            Until (empty: now)
+            <input type="datetime-local" value={until} onChange={(event) => setUntil(event.target.value)} />
+          </label>
+        </>
+      }
+    >
       {recoveryId ? <RecoveryStatus key={recoveryId} webhookId={webhookId} recoveryId={recoveryId} /> : null}
-    </form>
+    </ActionCard>
   );
 }
 
 function RecoveryStatus({ webhookId, recoveryId }: { webhookId: string; recoveryId: string }) {
   const { api } = useSession();
-  const [finished, setFinished] = useState(false);
-  const recovery = useLoad(
-    async () => {
-      const { data } = await api.GET('/webhooks/{webhook_id}/recoveries/{recovery_id}', { params: { path: { webhook_id: webhookId, recovery_id: recoveryId } } });
-      if (data.finished_at) setFinished(true);
-      return data;
-    },
+  const recovery = useLoadUntil(
+    async () => (await api.GET('/webhooks/{webhook_id}/recoveries/{recovery_id}', { params: { path: { webhook_id: webhookId, recovery_id: recoveryId } } })).data,
     recoveryId,
-    finished ? undefined : 1000,
+    1000,
+    (data) => Boolean(data.finished_at),
   );
   return (
     <div aria-live="polite">

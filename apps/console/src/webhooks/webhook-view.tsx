@@ -1,7 +1,8 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
+import { ActionCard } from '../ui/action-form';
 import { ConfirmButton, ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { DeliveryLog } from './delivery-log';
@@ -77,14 +78,13 @@ function TestSend({ webhookId }: { webhookId: string }) {
     const { data } = await api.POST('/webhooks/{webhook_id}/test', { params: { path: { webhook_id: webhookId } }, body: { event_type: eventType } });
     setResult(data);
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void send.run();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="test-title">
-      <h2 id="test-title">Send a test event</h2>
-      <div className="row-of-inputs">
+    <ActionCard
+      titleId="test-title"
+      title="Send a test event"
+      action={send}
+      submitLabel="Send test"
+      inputs={
         <label>
           Event type
           <select value={eventType} onChange={(event) => setEventType(event.target.value as Schema<'EventKind'>)}>
@@ -93,11 +93,8 @@ function TestSend({ webhookId }: { webhookId: string }) {
             ))}
           </select>
         </label>
-        <button type="submit" disabled={send.busy}>
-          Send test
-        </button>
-        <Outcome action={send} />
-      </div>
+      }
+    >
       {result && !send.busy ? (
         <p role="status">
           {result.status_code === 0 ? 'No answer' : `HTTP ${result.status_code}`} in {result.duration_ms} ms
@@ -110,7 +107,7 @@ function TestSend({ webhookId }: { webhookId: string }) {
           ) : null}
         </p>
       ) : null}
-    </form>
+    </ActionCard>
   );
 }
 
@@ -126,26 +123,22 @@ function RotateSecret({ webhookId }: { webhookId: string }) {
     });
     setRotated(data);
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void rotate.run();
-  };
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="rotate-title">
-      <h2 id="rotate-title">Rotate the signing secret</h2>
-      <div className="row-of-inputs">
+    <ActionCard
+      titleId="rotate-title"
+      title="Rotate the signing secret"
+      action={rotate}
+      submitLabel="Rotate secret"
+      inputs={
         <label>
           Previous secret stays valid for (seconds)
           <input type="number" min={0} max={604800} value={seconds} onChange={(event) => setSeconds(event.target.value)} />
         </label>
-        <button type="submit" disabled={rotate.busy}>
-          Rotate secret
-        </button>
-        <Outcome action={rotate} />
-      </div>
+      }
+    >
       {rotated && !rotate.busy ? (
         <SecretOnce secret={rotated.secret} note={`The previous secret keeps working until ${new Date(rotated.previous_secret_expires_at).toLocaleString()}.`} />
       ) : null}
-    </form>
+    </ActionCard>
   );
 }
