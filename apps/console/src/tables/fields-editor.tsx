@@ -1,4 +1,5 @@
-import { describe, type ShownError } from '../errors';
+import type { ShownError } from '../errors';
+import { ErrorNote } from '../ui/feedback';
 import { FIELD_TYPES, type FieldDraft, type FieldOptions, newDraft, SEARCHABLE_TYPES, UNIQUE_TYPES } from './field-drafts';
 
 /**
@@ -50,11 +51,7 @@ export function FieldsEditor({ drafts, onChange, errorAt }: { drafts: FieldDraft
             )}
           </div>
           {draft.removed ? null : <OptionsEditor draft={draft} onChange={(options) => update(draft.key, { options })} />}
-          {errorAt?.key === draft.key ? (
-            <p className="error" role="alert">
-              {describe(errorAt.error)}
-            </p>
-          ) : null}
+          {errorAt?.key === draft.key ? <ErrorNote error={errorAt.error} /> : null}
         </fieldset>
       ))}
       <button type="button" onClick={() => onChange([...drafts, newDraft()])}>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { describe, type ShownError } from '../errors';
+import type { ShownError } from '../errors';
+import { ErrorNote } from '../ui/feedback';
 import type { FieldView } from './field-drafts';
 import { type Condition, filterOf, OPERATOR_WORDS, operatorsFor } from './filter-grammar';
 
@@ -109,11 +110,7 @@ export function FilterBuilder({ fields, error, onApply }: { fields: FieldView[];
         >
           Clear
         </button>
-        {error ? (
-          <p className="error" role="alert">
-            {describe(error)}
-          </p>
-        ) : null}
+        {error ? <ErrorNote error={error} /> : null}
       </div>
     </form>
   );

@@ -1,7 +1,8 @@
 import type { Schema } from '@org-data-platform/sdk';
 import { type FormEvent, useState } from 'react';
-import { describe, type ShownError } from '../errors';
+import type { ShownError } from '../errors';
 import { useSession } from '../session-context';
+import { ErrorNote } from '../ui/feedback';
 import { useLoad } from '../ui/hooks';
 import { type EventKind, useEventKinds } from './event-kinds';
 
@@ -66,11 +67,7 @@ export function WebhookForm({
     });
   };
   const errorFor = (...names: string[]) =>
-    error && names.some((name) => error.field === name || error.field?.startsWith(`${name}[`) || error.field?.startsWith(`${name}.`)) ? (
-      <p className="error" role="alert">
-        {describe(error)}
-      </p>
-    ) : null;
+    error && names.some((name) => error.field === name || error.field?.startsWith(`${name}[`) || error.field?.startsWith(`${name}.`)) ? <ErrorNote error={error} /> : null;
   const placed = ['name', 'url', 'events', 'table_ids', 'filter', 'watch_fields', 'rate_limit'].some((name) => error?.field?.startsWith(name));
   return (
     <form className="card" onSubmit={submit}>
@@ -153,11 +150,7 @@ export function WebhookForm({
           {submitLabel}
         </button>
         {busy ? <span role="status">Working…</span> : null}
-        {error && !placed ? (
-          <p className="error" role="alert">
-            {describe(error)}
-          </p>
-        ) : null}
+        {error && !placed ? <ErrorNote error={error} /> : null}
       </div>
     </form>
   );
