@@ -1,14 +1,15 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
+import { submitting } from '../ui/action-form';
 import { ConfirmButton, ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
-import { draftOf, type FieldDraft, fieldChanges } from './field-drafts';
+import { draftOf, fieldChanges } from './field-drafts';
 import { ExportsPanel } from './exports-panel';
 import { ImportsPanel } from './imports-panel';
 import { RowsGrid } from './rows-grid';
-import { TableForm } from './table-form';
+import { TableForm, useTableDraft } from './table-form';
 
 type Table = Schema<'TableDetail'>;
 const TABS = [
@@ -65,9 +66,8 @@ export function TableView({ tableId, tab = 'rows' }: { tableId: string; tab?: st
 /** Name, description and fields of a table, saved together; and its deletion. */
 function TableSettings({ table, onSaved }: { table: Table; onSaved(): void }) {
   const { api } = useSession();
-  const [name, setName] = useState(table.name);
-  const [description, setDescription] = useState(table.description ?? '');
-  const [drafts, setDrafts] = useState<FieldDraft[]>(() => table.fields.map(draftOf));
+  const draft = useTableDraft({ name: table.name, description: table.description ?? '', drafts: () => table.fields.map(draftOf) });
+  const { name, description, drafts, setDrafts } = draft;
   const [sentKeys, setSentKeys] = useState<string[]>([]);
   const save = useAction(
     async () => {
@@ -90,21 +90,13 @@ function TableSettings({ table, onSaved }: { table: Table; onSaved(): void }) {
     await api.DELETE('/tables/{table_id}', { params: { path: { table_id: table.id } } });
     go('tables');
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void save.run();
-  };
+  const submit = submitting(save.run);
   return (
     <>
       <TableForm
         heading={{ id: 'settings-title', text: 'Name and fields' }}
         submitLabel="Save changes"
-        name={name}
-        onName={setName}
-        description={description}
-        onDescription={setDescription}
-        drafts={drafts}
-        onDrafts={setDrafts}
+        draft={draft}
         sentKeys={sentKeys}
         action={save}
         onSubmit={submit}

@@ -3,8 +3,8 @@ import { go, href } from '../route';
 import { useSession } from '../session-context';
 import { ErrorNote, Pager, ScrollBox } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
-import { type FieldDraft, fieldsToCreate, newDraft } from './field-drafts';
-import { TableForm } from './table-form';
+import { fieldsToCreate, newDraft } from './field-drafts';
+import { TableForm, useTableDraft } from './table-form';
 import { TableView } from './table-view';
 
 const PAGE_SIZE = 50;
@@ -66,9 +66,8 @@ function TablesList() {
 
 function CreateTable() {
   const { api } = useSession();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [drafts, setDrafts] = useState<FieldDraft[]>(() => [newDraft()]);
+  const draft = useTableDraft({ name: '', description: '', drafts: () => [newDraft()] });
+  const { name, description, drafts } = draft;
   const create = useAction(
     () => api.POST('/tables', { body: { name, ...(description ? { description } : {}), fields: fieldsToCreate(drafts) } }),
     (created) => `Created ${created.data.name}`,
@@ -82,13 +81,8 @@ function CreateTable() {
     <TableForm
       heading={{ id: 'create-table', text: 'New table' }}
       submitLabel="Create table"
-      name={name}
-      onName={setName}
-      description={description}
-      onDescription={setDescription}
-      drafts={drafts}
-      onDrafts={setDrafts}
-      sentKeys={drafts.map((draft) => draft.key)}
+      draft={draft}
+      sentKeys={drafts.map((field) => field.key)}
       action={create}
       onSubmit={(event) => void submit(event)}
     />
