@@ -1,8 +1,10 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ConfirmButton, CopyButton, ErrorNote, Outcome, ScrollBox } from '../ui/feedback';
+import { submitting } from '../ui/action-form';
+import { DataTable } from '../ui/data-table';
+import { ConfirmButton, CopyButton, ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { DomainStatus } from './domains-page';
 
@@ -62,33 +64,34 @@ export function DomainView({ domainId }: { domainId: string }) {
         ))}
       </ul>
       <h2>DNS records to set</h2>
-      <ScrollBox label="DNS records">
-        <table className="records">
-          <caption className="visually-hidden">DNS records</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-              <th scope="col">Priority</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(data.dns_records ?? []).map((record, index) => (
-              <tr key={index}>
-                <td>{record.type}</td>
-                <td className="break">
-                  <code>{record.name}</code> <CopyButton value={record.name} label={`${record.type} record name ${record.name}`} />
-                </td>
-                <td className="break">
-                  <code>{record.value}</code> <CopyButton value={record.value} label={`${record.type} record value for ${record.name}`} />
-                </td>
-                <td>{record.priority ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
+      <DataTable
+        label="DNS records"
+        className="records"
+        rows={data.dns_records ?? []}
+        rowKey={(_, index) => index}
+        columns={[
+          { header: 'Type', cell: (record) => record.type },
+          {
+            header: 'Name',
+            className: 'break',
+            cell: (record) => (
+              <>
+                <code>{record.name}</code> <CopyButton value={record.name} label={`${record.type} record name ${record.name}`} />
+              </>
+            ),
+          },
+          {
+            header: 'Value',
+            className: 'break',
+            cell: (record) => (
+              <>
+                <code>{record.value}</code> <CopyButton value={record.value} label={`${record.type} record value for ${record.name}`} />
+              </>
+            ),
+          },
+          { header: 'Priority', cell: (record) => record.priority ?? '' },
+        ]}
+      />
       {access.domains.write ? (
         <div className="actions">
           <button type="button" className="primary" disabled={verify.busy} onClick={() => void verify.run()}>
@@ -135,10 +138,7 @@ function EmailAddresses({ domainId, active }: { domainId: string; active: boolea
     },
     (created) => `Added ${created.address}`,
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void add.run();
-  };
+  const submit = submitting(add.run);
   return (
     <section aria-labelledby="emails-title">
       <h2 id="emails-title">Email addresses</h2>

@@ -1,12 +1,13 @@
 import type { Schema } from '@org-data-platform/sdk';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Pager, ScrollBox } from '../ui/feedback';
-import { useAction, useLoad } from '../ui/hooks';
+import { submitting } from '../ui/action-form';
+import type { Column } from '../ui/data-table';
+import { Outcome } from '../ui/feedback';
+import { useAction } from '../ui/hooks';
+import { PagedTable, usePagedList } from '../ui/paged-list';
 import { DomainView } from './domain-view';
-
-const PAGE_SIZE = 50;
 
 export function DomainsPage({ route }: { route: string[] }) {
   const [domainId] = route;
@@ -18,52 +19,25 @@ export function DomainStatus({ status }: { status: Schema<'DomainStatus'> }) {
   return <span className={`badge ${status}`}>{status}</span>;
 }
 
+const COLUMNS: Column<Schema<'DomainView'>>[] = [
+  { header: 'Domain', cell: (domain) => <a href={href('domains', domain.id)}>{domain.domain}</a> },
+  { header: 'Status', cell: (domain) => <DomainStatus status={domain.status} /> },
+  { header: 'Last check', cell: (domain) => (domain.last_checked_at ? new Date(domain.last_checked_at).toLocaleString() : 'not yet') },
+];
+
 function DomainsList() {
   const { api, access } = useSession();
-  const [page, setPage] = useState(1);
-  const domains = useLoad(() => api.GET('/domains', { params: { query: { page, limit: PAGE_SIZE } } }), String(page));
+  const domains = usePagedList((query) => api.GET('/domains', { params: { query } }));
   const [name, setName] = useState('');
   const add = useAction(async () => {
     const { data } = await api.POST('/domains', { body: { domain: name.trim() } });
     go('domains', data.id);
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void add.run();
-  };
+  const submit = submitting(add.run);
   return (
     <section>
       <h1>Domains</h1>
-      <ErrorNote error={domains.error} />
-      {domains.data && domains.data.data.length === 0 ? <p>No domains yet.</p> : null}
-      {domains.data && domains.data.data.length > 0 ? (
-        <ScrollBox label="Domains">
-          <table>
-            <caption className="visually-hidden">Domains</caption>
-            <thead>
-              <tr>
-                <th scope="col">Domain</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last check</th>
-              </tr>
-            </thead>
-            <tbody>
-              {domains.data.data.map((domain) => (
-                <tr key={domain.id}>
-                  <td>
-                    <a href={href('domains', domain.id)}>{domain.domain}</a>
-                  </td>
-                  <td>
-                    <DomainStatus status={domain.status} />
-                  </td>
-                  <td>{domain.last_checked_at ? new Date(domain.last_checked_at).toLocaleString() : 'not yet'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
-      ) : null}
-      {domains.data ? <Pager page={page} limit={PAGE_SIZE} total={domains.data.pagination.total} onPage={setPage} /> : null}
+      <PagedTable list={domains} label="Domains" empty="No domains yet." columns={COLUMNS} />
       {access.domains.write ? (
         <form className="card" onSubmit={submit} aria-labelledby="add-domain">
           <h2 id="add-domain">Add a domain</h2>

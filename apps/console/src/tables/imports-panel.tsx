@@ -1,8 +1,9 @@
 import type { Schema } from '@org-data-platform/sdk';
 import { type FormEvent, useState } from 'react';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, Progress, ScrollBox } from '../ui/feedback';
-import { useAction, useLoad } from '../ui/hooks';
+import { DataTable } from '../ui/data-table';
+import { ErrorNote, Outcome, Progress } from '../ui/feedback';
+import { useAction, useLoad, useLoadUntil } from '../ui/hooks';
 import { uploadFile } from './upload';
 
 type Import = Schema<'ImportView'>;
@@ -103,18 +104,12 @@ export function ImportsPanel({ table, onImported }: { table: Schema<'TableDetail
 /** One import, read every half second until it ends: rows done, the outcome, and every problem by line. */
 function ImportProgress({ tableId, importId, onFinished }: { tableId: string; importId: string; onFinished(): void }) {
   const { api } = useSession();
-  const [finished, setFinished] = useState(false);
-  const item = useLoad(
-    async () => {
-      const { data } = await api.GET('/tables/{table_id}/imports/{import_id}', { params: { path: { table_id: tableId, import_id: importId } } });
-      if (FINISHED.includes(data.status) && !finished) {
-        setFinished(true);
-        onFinished();
-      }
-      return data;
-    },
+  const item = useLoadUntil(
+    async () => (await api.GET('/tables/{table_id}/imports/{import_id}', { params: { path: { table_id: tableId, import_id: importId } } })).data,
     importId,
-    finished ? undefined : 500,
+    500,
+    (data) => FINISHED.includes(data.status),
+    onFinished,
   );
   const data = item.data;
   return (
@@ -128,31 +123,19 @@ function ImportProgress({ tableId, importId, onFinished }: { tableId: string; im
             {data.rows_done.toLocaleString()} lines read · {data.rows_created.toLocaleString()} created · {data.rows_updated.toLocaleString()} updated · {data.rows_failed.toLocaleString()} failed
           </p>
           {data.errors.length > 0 ? (
-            <ScrollBox label="Problems by line">
-              <table>
-                <caption>Problems by line{data.status === 'failed' && data.on_error === 'abort' ? ' (nothing was written)' : ''}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Line</th>
-                    <th scope="col">Field</th>
-                    <th scope="col">Code</th>
-                    <th scope="col">Message</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.errors.map((problem, index) => (
-                    <tr key={index}>
-                      <td>{problem.line}</td>
-                      <td>
-                        <code>{problem.field}</code>
-                      </td>
-                      <td>{problem.code}</td>
-                      <td>{problem.message}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollBox>
+            <DataTable
+              label="Problems by line"
+              caption={`Problems by line${data.status === 'failed' && data.on_error === 'abort' ? ' (nothing was written)' : ''}`}
+              captionShown
+              rows={data.errors}
+              rowKey={(_, index) => index}
+              columns={[
+                { header: 'Line', cell: (problem) => problem.line },
+                { header: 'Field', cell: (problem) => <code>{problem.field}</code> },
+                { header: 'Code', cell: (problem) => problem.code },
+                { header: 'Message', cell: (problem) => problem.message },
+              ]}
+            />
           ) : null}
         </>
       ) : null}

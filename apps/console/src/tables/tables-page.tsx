@@ -1,13 +1,13 @@
-import { type FormEvent, useState } from 'react';
+import type { Schema } from '@org-data-platform/sdk';
+import type { FormEvent } from 'react';
 import { go, href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Pager, ScrollBox } from '../ui/feedback';
-import { useAction, useLoad } from '../ui/hooks';
+import type { Column } from '../ui/data-table';
+import { useAction } from '../ui/hooks';
+import { PagedTable, usePagedList } from '../ui/paged-list';
 import { fieldsToCreate, newDraft } from './field-drafts';
 import { TableForm, useTableDraft } from './table-form';
 import { TableView } from './table-view';
-
-const PAGE_SIZE = 50;
 
 export function TablesPage({ route }: { route: string[] }) {
   const [tableId] = route;
@@ -15,50 +15,20 @@ export function TablesPage({ route }: { route: string[] }) {
   return <TablesList />;
 }
 
+const COLUMNS: Column<Schema<'TableListItem'>>[] = [
+  { header: 'Name', cell: (table) => <a href={href('tables', table.id)}>{table.name}</a> },
+  { header: 'Slug', cell: (table) => <code>{table.slug}</code> },
+  { header: 'Rows', cell: (table) => table.row_count.toLocaleString() },
+  { header: 'Updated', cell: (table) => new Date(table.updated_at).toLocaleString() },
+];
+
 function TablesList() {
   const { api, access } = useSession();
-  const [page, setPage] = useState(1);
-  const tables = useLoad(() => api.GET('/tables', { params: { query: { page, limit: PAGE_SIZE } } }), String(page));
+  const tables = usePagedList((query) => api.GET('/tables', { params: { query } }));
   return (
     <section>
       <h1>Tables</h1>
-      <ErrorNote error={tables.error} />
-      {tables.data ? (
-        tables.data.data.length === 0 ? (
-          <p>No tables yet.</p>
-        ) : (
-          <ScrollBox label="Tables">
-            <table>
-              <caption className="visually-hidden">Tables</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Slug</th>
-                  <th scope="col">Rows</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tables.data.data.map((table) => (
-                  <tr key={table.id}>
-                    <td>
-                      <a href={href('tables', table.id)}>{table.name}</a>
-                    </td>
-                    <td>
-                      <code>{table.slug}</code>
-                    </td>
-                    <td>{table.row_count.toLocaleString()}</td>
-                    <td>{new Date(table.updated_at).toLocaleString()}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollBox>
-        )
-      ) : tables.loading ? (
-        <p role="status">Loading…</p>
-      ) : null}
-      {tables.data ? <Pager page={page} limit={PAGE_SIZE} total={tables.data.pagination.total} onPage={setPage} /> : null}
+      <PagedTable list={tables} label="Tables" empty="No tables yet." columns={COLUMNS} />
       {access.tables.write ? <CreateTable /> : null}
     </section>
   );

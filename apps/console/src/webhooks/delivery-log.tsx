@@ -1,9 +1,12 @@
 import type { Schema } from '@org-data-platform/sdk';
 import { useState } from 'react';
 import { useSession } from '../session-context';
-import { ErrorNote, Outcome, ScrollBox } from '../ui/feedback';
+import { DataTable } from '../ui/data-table';
+import { ErrorNote, Outcome } from '../ui/feedback';
 import { useAction, useLoad } from '../ui/hooks';
 import { useEventKinds } from './event-kinds';
+
+type Delivery = Schema<'WebhookDeliveryView'>;
 
 /** New attempts appear within this time without a reload. */
 const REFRESH_MS = 1000;
@@ -56,56 +59,54 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
         <Outcome action={redeliver} />
       </div>
       <ErrorNote error={deliveries.error} />
-      <ScrollBox label="Delivery attempts">
-        <table className="deliveries">
-          <caption className="visually-hidden">Delivery attempts, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Response</th>
-              <th scope="col">Next retry</th>
-              {access.webhooks.write ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((delivery) => (
-              <tr key={delivery.id} className={delivery.success ? 'ok' : 'failed'}>
-                <td>{new Date(delivery.created_at).toLocaleString()}</td>
-                <td>{delivery.event_type}</td>
-                <td>{delivery.attempt}</td>
-                <td>
-                  <span className={`badge ${delivery.success ? 'active' : 'failed'}`}>{delivery.status_code === 0 ? 'no answer' : delivery.status_code}</span>
-                </td>
-                <td>{delivery.duration_ms} ms</td>
-                <td className="break">
-                  {delivery.error_message ? <span>{delivery.error_message} </span> : null}
-                  {delivery.response_body ? (
-                    <details>
-                      <summary>body</summary>
-                      <pre className="mono">{delivery.response_body}</pre>
-                    </details>
-                  ) : null}
-                </td>
-                <td>{delivery.next_retry_at ? new Date(delivery.next_retry_at).toLocaleString() : ''}</td>
-                {access.webhooks.write ? (
-                  <td>
-                    {/* A test send's event is not kept in the event store, so there is nothing to send again. */}
-                    {delivery.event_type === 'webhook.test' ? null : (
+      <DataTable
+        label="Delivery attempts"
+        caption="Delivery attempts, newest first"
+        className="deliveries"
+        rows={list}
+        rowKey={(delivery) => delivery.id}
+        rowClassName={(delivery) => (delivery.success ? 'ok' : 'failed')}
+        columns={[
+          { header: 'When', cell: (delivery) => new Date(delivery.created_at).toLocaleString() },
+          { header: 'Event', cell: (delivery) => delivery.event_type },
+          { header: 'Attempt', cell: (delivery) => delivery.attempt },
+          {
+            header: 'Status',
+            cell: (delivery) => <span className={`badge ${delivery.success ? 'active' : 'failed'}`}>{delivery.status_code === 0 ? 'no answer' : delivery.status_code}</span>,
+          },
+          { header: 'Duration', cell: (delivery) => `${delivery.duration_ms} ms` },
+          {
+            header: 'Response',
+            className: 'break',
+            cell: (delivery) => (
+              <>
+                {delivery.error_message ? <span>{delivery.error_message} </span> : null}
+                {delivery.response_body ? (
+                  <details>
+                    <summary>body</summary>
+                    <pre className="mono">{delivery.response_body}</pre>
+                  </details>
+                ) : null}
+              </>
+            ),
+          },
+          { header: 'Next retry', cell: (delivery) => (delivery.next_retry_at ? new Date(delivery.next_retry_at).toLocaleString() : '') },
+          ...(access.webhooks.write
+            ? [
+                {
+                  header: 'Actions',
+                  // A test send's event is not kept in the event store, so there is nothing to send again.
+                  cell: (delivery: Delivery) =>
+                    delivery.event_type === 'webhook.test' ? null : (
                       <button type="button" className="small" disabled={redeliver.busy} onClick={() => void redeliver.run(delivery.id)}>
                         Redeliver
                       </button>
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
+                    ),
+                },
+              ]
+            : []),
+        ]}
+      />
       {list.length === 0 && deliveries.data ? <p>No attempts yet.</p> : null}
       <nav className="pager" aria-label="Delivery pages">
         <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>

@@ -2,13 +2,12 @@ import type { Schema } from '@org-data-platform/sdk';
 import { useState } from 'react';
 import { href } from '../route';
 import { useSession } from '../session-context';
-import { ErrorNote, Pager, ScrollBox } from '../ui/feedback';
-import { useAction, useLoad } from '../ui/hooks';
+import type { Column } from '../ui/data-table';
+import { useAction } from '../ui/hooks';
+import { PagedTable, usePagedList } from '../ui/paged-list';
 import { SecretOnce } from './secret-once';
 import { WebhookForm, type WebhookInput } from './webhook-form';
 import { WebhookView } from './webhook-view';
-
-const PAGE_SIZE = 50;
 
 export function WebhooksPage({ route }: { route: string[] }) {
   const [webhookId] = route;
@@ -20,11 +19,17 @@ export function StatusBadge({ status }: { status: Schema<'WebhookStatus'> }) {
   return <span className={`badge ${status}`}>{status}</span>;
 }
 
+const COLUMNS: Column<Schema<'WebhookView'>>[] = [
+  { header: 'Name', cell: (webhook) => <a href={href('webhooks', webhook.id)}>{webhook.name}</a> },
+  { header: 'URL', cell: (webhook) => webhook.url, className: 'break' },
+  { header: 'Status', cell: (webhook) => <StatusBadge status={webhook.status} /> },
+  { header: 'Events', cell: (webhook) => webhook.events.join(', ') },
+];
+
 function WebhooksList() {
   const { api, access } = useSession();
-  const [page, setPage] = useState(1);
   const [created, setCreated] = useState<Schema<'WebhookCreatedView'> | undefined>();
-  const webhooks = useLoad(() => api.GET('/webhooks', { params: { query: { page, limit: PAGE_SIZE } } }), `${page}:${created?.id}`);
+  const webhooks = usePagedList((query) => api.GET('/webhooks', { params: { query } }), created?.id);
   const create = useAction(async (input: WebhookInput) => {
     const body = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null)) as Schema<'CreateWebhookBody'>;
     const { data } = await api.POST('/webhooks', { body });
@@ -33,7 +38,6 @@ function WebhooksList() {
   return (
     <section>
       <h1>Webhooks</h1>
-      <ErrorNote error={webhooks.error} />
       {created ? (
         <>
           <p role="status">
@@ -42,37 +46,7 @@ function WebhooksList() {
           <SecretOnce secret={created.secret} />
         </>
       ) : null}
-      {webhooks.data && webhooks.data.data.length === 0 ? <p>No webhooks yet.</p> : null}
-      {webhooks.data && webhooks.data.data.length > 0 ? (
-        <ScrollBox label="Webhooks">
-          <table>
-            <caption className="visually-hidden">Webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">URL</th>
-                <th scope="col">Status</th>
-                <th scope="col">Events</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.data.data.map((webhook) => (
-                <tr key={webhook.id}>
-                  <td>
-                    <a href={href('webhooks', webhook.id)}>{webhook.name}</a>
-                  </td>
-                  <td className="break">{webhook.url}</td>
-                  <td>
-                    <StatusBadge status={webhook.status} />
-                  </td>
-                  <td>{webhook.events.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
-      ) : null}
-      {webhooks.data ? <Pager page={page} limit={PAGE_SIZE} total={webhooks.data.pagination.total} onPage={setPage} /> : null}
+      <PagedTable list={webhooks} label="Webhooks" empty="No webhooks yet." columns={COLUMNS} />
       {access.webhooks.write ? (
         <>
           <h2>New webhook</h2>
