@@ -239,10 +239,12 @@ export class RowsRepository {
  */
 function unnestedRows(params: SqlParameters, table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>) {
   const ids = params.add(rows.map((row) => row.id));
+  // By field id: creates gathered from several requests may each hold their own copy of the same table version.
+  const valuesById = rows.map(({ values }) => new Map([...values].map(([field, value]) => [field.id, value])));
   const inputs = table.fields.map((field) => {
     const list = field.fieldType === 'multi_select';
-    const column = rows.map(({ values }) => {
-      const value = columnParameter(field, values.get(field) ?? null);
+    const column = valuesById.map((values) => {
+      const value = columnParameter(field, values.get(field.id) ?? null);
       return list && value !== null ? JSON.stringify(value) : value;
     });
     return `${params.add(column)}::${list ? 'text' : COLUMN_KINDS[field.fieldType].castType}[]`;
