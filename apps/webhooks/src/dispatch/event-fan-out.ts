@@ -9,11 +9,10 @@ import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
 import { tableIdOf } from '../event-store/event-tables';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { ParsedEvent, parseEvents } from './event-envelope';
-import { wantsEvent } from './webhook-subscription';
 import { AimRechecks } from '../webhooks/aim-rechecks';
-import { aimAllows, aimedEvent } from './webhook-aim';
+import { WebhooksRepository } from '../webhooks/webhooks.repository';
+import { SubscriptionIndex } from './subscription-index';
 import { WebhookAims } from './webhook-aims';
 
 const MAX_BATCH = 500;
@@ -167,7 +166,13 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     if (events.length === 0) return;
     try {
       const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
-      const subscriptions = await this.webhooks.activeSubscriptions(organizations);
+      const active = await this.webhooks.activeSubscriptions(organizations);
+      const subscriptions = new Map(
+        organizations.map((id) => [
+          id,
+          new SubscriptionIndex(active.filter((webhook) => webhook.organization_id === id).map((webhook) => ({ ...webhook, aim: this.aims.aimOf(webhook) }))),
+        ]),
+      );
       const stored = new Map<string, StoredEvent>();
       const dataOf = new Map<string, unknown>();
       for (const { parsed } of events) {
@@ -175,15 +180,11 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), body });
         dataOf.set(event.id, event.data);
       }
-      const aims = new Map(subscriptions.map((webhook) => [webhook.id, this.aims.aimOf(webhook)]));
       const pairs = new Map<string, { eventId: string; webhookId: string }>();
       for (const event of stored.values()) {
-        // Read once per event, however many webhooks' filters test it.
-        const aimed = aimedEvent(event.eventType, dataOf.get(event.id));
-        for (const webhook of subscriptions) {
-          if (webhook.organization_id === event.organizationId && wantsEvent(webhook, event) && aimAllows(aims.get(webhook.id), aimed)) {
-            pairs.set(`${event.id}_${webhook.id}`, { eventId: event.id, webhookId: webhook.id });
-          }
+        // Only the webhooks of the event's kind and table are looked at, and of those only the aims its row may meet are tested.
+        for (const webhookId of subscriptions.get(event.organizationId)?.webhooksFor(event, dataOf.get(event.id)) ?? []) {
+          pairs.set(`${event.id}_${webhookId}`, { eventId: event.id, webhookId });
         }
       }
       const series = await this.store.storeFanOut([...stored.values()], [...pairs.values()]);

@@ -3,13 +3,19 @@ import { Condition, FilterNode, targetType } from '@platform/row-filter';
 /** Types whose empty value may also be `''`, and that `contains`/`starts_with` compare as text. */
 const NOT_TEXT = new Set(['number', 'currency', 'date', 'datetime', 'checkbox', 'attachment', 'multi_select']);
 
-type Comparable = number | string | boolean;
+export type Comparable = number | string | boolean;
 
 /** Datetimes compare as instants (a row's value and an operand may differ in precision); the rest as they are. */
-function comparable(type: string, value: unknown): Comparable | undefined {
+export function comparable(type: string, value: unknown): Comparable | undefined {
   if (value === null || value === undefined) return undefined;
   if (type === 'datetime') return typeof value === 'string' ? Date.parse(value) : undefined;
   return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' ? value : undefined;
+}
+
+/** The values of an `in`/`nin` list a row's value is looked up among (as a Set or a Map: SameValueZero). */
+export function inList(type: string, operand: unknown): Comparable[] {
+  // Primitives only: a missing value, null or an object is in no set.
+  return (operand as unknown[]).map((item) => comparable(type, item)).filter((item): item is Comparable => item !== undefined);
 }
 
 function isEmpty(type: string, value: unknown): boolean {
@@ -144,8 +150,7 @@ function scalar(condition: Condition, slot: FieldSlot): RowMatcher {
     }
     case 'in':
     case 'nin': {
-      // Primitives only: a missing value, null or an object is in no set.
-      const wanted = new Set((operand as unknown[]).map((item) => comparable(type, item)).filter((item) => item !== undefined));
+      const wanted = new Set(inList(type, operand));
       const within: RowMatcher = type === 'datetime' ? (row) => wanted.has(comparable(type, row.at(slot)) as Comparable) : (row) => wanted.has(row.at(slot) as Comparable);
       return condition.operator === 'in' ? within : (row) => !within(row);
     }

@@ -1,6 +1,7 @@
 import type { FieldType } from '@contracts';
 import { checkFilter } from '@platform/row-filter';
 import { compileRowMatcher, EventRow, fieldSlot, RowMatcher } from './row-filter-match';
+import { filterNeeds, Need } from './row-filter-needs';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -25,34 +26,50 @@ export interface AimedEvent {
   changedFields: readonly unknown[];
 }
 
+/** Aims concern `row.*` events only. */
+export function isRowEventKind(eventType: string): boolean {
+  return eventType.startsWith('row.');
+}
+
 export function aimedEvent(eventType: string, data: unknown): AimedEvent {
   const row = isRecord(data) && isRecord(data.row_data) ? new EventRow(data.row_data) : undefined;
   const changedFields = isRecord(data) && Array.isArray(data.changed_fields) ? (data.changed_fields as unknown[]) : [];
-  return { eventType, isRowEvent: eventType.startsWith('row.'), row, changedFields };
+  return { eventType, isRowEvent: isRowEventKind(eventType), row, changedFields };
 }
 
 /** A webhook's aim ready to test row events with: its filter, watched fields and named fields in one function. */
 export interface WebhookAim {
   allows: (event: AimedEvent) => boolean;
+  /**
+   * What a row event's row must meet for `allows` to let it through (one of these; see `filterNeeds`):
+   * an index of them spares testing the aims a row cannot meet. Undefined when not known: test it.
+   */
+  needs?: readonly Need[];
 }
+
+/** An aim that lets no row event through. */
+const NOTHING: WebhookAim = { allows: () => false, needs: [] };
 
 export function compileAim(settings: AimSettings): WebhookAim | undefined {
   if (settings.filter === null && settings.watch_fields === null) return undefined;
   const fields = Object.entries(settings.filter_fields ?? {}).map(([slug, fieldType]) => ({ slug, fieldType }));
   let filter: RowMatcher | undefined;
+  let needs: Need[] | undefined;
   try {
     const tree = settings.filter === null ? undefined : checkFilter(settings.filter, fields, { timestamps: false });
     filter = tree === undefined ? undefined : compileRowMatcher(tree);
+    needs = tree === undefined ? undefined : filterNeeds(tree);
   } catch {
     // Checked when it was saved; a stored filter that no longer parses can only match nothing.
-    return { allows: () => false };
+    return NOTHING;
   }
   // The table lost a named field: no row event matches until the webhook is updated.
-  if (settings.filter_error !== null) return { allows: () => false };
+  if (settings.filter_error !== null) return NOTHING;
   // Every slug the filter or the watched fields name: a row without one of them is of a table that lost it.
   const namedFields = [...new Set([...fields.map((field) => field.slug), ...(settings.watch_fields ?? [])])].map(fieldSlot);
   const watchFields = settings.watch_fields;
   return {
+    needs,
     allows: (event) => {
       const row = event.row;
       if (row === undefined) return false;

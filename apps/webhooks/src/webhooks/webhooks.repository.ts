@@ -13,7 +13,7 @@ const SEALED_COLUMNS = `${COLUMNS}, secret_ciphertext, previous_secret_ciphertex
 /** The fan-out asks it for every batch of events: prepared once per connection. */
 const ACTIVE_SUBSCRIPTIONS: PreparedStatement = {
   name: 'webhooks_active_subscriptions',
-  text: `SELECT id, organization_id, events, table_ids, xmin::text AS row_version,
+  text: `SELECT id, organization_id, events, table_ids,
       CASE WHEN filter IS NULL AND watch_fields IS NULL THEN NULL
            ELSE json_build_object('filter', filter, 'filter_fields', filter_fields, 'watch_fields', watch_fields, 'filter_error', filter_error)::text END AS aim
     FROM ${WEBHOOKS_TABLE} WHERE organization_id = ANY($1::uuid[]) AND active`,
