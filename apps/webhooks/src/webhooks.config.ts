@@ -73,6 +73,13 @@ export class WebhooksApiConfig extends WebhooksConfig {
   @IsIntBetween(200, 3_600_000)
   WEBHOOK_RECONCILE_INTERVAL_MS = 60_000;
 
+  /**
+   * How long the fan-out keeps an organization's active webhooks before reading them again. A change of
+   * them is announced to every replica at once; this bounds what a lost announcement costs. 0 reads them
+   * for every batch of events.
+   */
+  @IsIntBetween(0, 600_000)
+  WEBHOOK_SUBSCRIPTIONS_TTL_MS = 5_000;
 }
 
 /** The delivery worker process. */

@@ -3,6 +3,7 @@ import { NatsConnectionModule, ServiceCoreModule } from '@platform/service';
 import { DispatcherCoreModule } from './dispatcher-core.module';
 import { EventFanOut } from './dispatch/event-fan-out';
 import { WebhookAims } from './dispatch/webhook-aims';
+import { ActiveSubscriptions } from './dispatch/active-subscriptions';
 import { AimRechecks } from './webhooks/aim-rechecks';
 import { EventRetention } from './event-store/event-retention';
 import { RedeliveryService } from './event-store/redelivery.service';
@@ -17,6 +18,7 @@ import { OrganizationTables } from './webhooks/organization-tables';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { WebhookPurger } from './webhooks/webhook-purger';
 import { WebhookPurgesRepository } from './webhooks/webhook-purges.repository';
+import { SubscriptionChanges } from './webhooks/subscription-changes';
 
 /** The API process: webhook management over NATS request-reply, and the event fan-out unless turned off. */
 @Module({})
@@ -42,7 +44,8 @@ export class WebhooksModule {
         SeriesReconciler,
         WebhookPurgesRepository,
         WebhookPurger,
-        ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, WebhookAims, AimRechecks, EventsConsumerHealthIndicator] : []),
+        SubscriptionChanges,
+        ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, ActiveSubscriptions, WebhookAims, AimRechecks, EventsConsumerHealthIndicator] : []),
       ],
     };
   }

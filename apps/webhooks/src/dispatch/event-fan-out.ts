@@ -11,9 +11,7 @@ import { EventStoreRepository, StoredEvent } from '../event-store/event-store.re
 import { tableIdOf } from '../event-store/event-tables';
 import { ParsedEvent, parseEvents } from './event-envelope';
 import { AimRechecks } from '../webhooks/aim-rechecks';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { SubscriptionIndex } from './subscription-index';
-import { WebhookAims } from './webhook-aims';
+import { ActiveSubscriptions } from './active-subscriptions';
 
 const MAX_BATCH = 500;
 /** Events a fan-out took and never acked (its process died) go to another replica after this long. */
@@ -46,11 +44,10 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    private readonly webhooks: WebhooksRepository,
+    private readonly subscriptions: ActiveSubscriptions,
     private readonly store: EventStoreRepository,
     private readonly deliveryQueue: DeliveryQueue,
     private readonly config: WebhooksApiConfig,
-    private readonly aims: WebhookAims,
     private readonly rechecks: AimRechecks,
   ) {}
 
@@ -166,13 +163,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     if (events.length === 0) return;
     try {
       const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
-      const active = await this.webhooks.activeSubscriptions(organizations);
-      const subscriptions = new Map(
-        organizations.map((id) => [
-          id,
-          new SubscriptionIndex(active.filter((webhook) => webhook.organization_id === id).map((webhook) => ({ ...webhook, aim: this.aims.aimOf(webhook) }))),
-        ]),
-      );
+      const subscriptions = await this.subscriptions.of(organizations);
       const stored = new Map<string, StoredEvent>();
       const dataOf = new Map<string, unknown>();
       for (const { parsed } of events) {

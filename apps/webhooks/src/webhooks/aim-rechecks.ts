@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { aimError } from './webhook-aim-check';
 import { OrganizationTables } from './organization-tables';
+import { SubscriptionChanges } from './subscription-changes';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** A table that changed, as its `table.updated` event names it. */
@@ -22,6 +23,7 @@ export class AimRechecks {
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly tables: OrganizationTables,
+    private readonly changes: SubscriptionChanges,
   ) {}
 
   /** Runs in the background: the fan-out never waits for the tables context. */
@@ -37,9 +39,11 @@ export class AimRechecks {
     if (aimed.length === 0) return;
     const asker = { org: { id: organizationId, plan: 0, addons: [] }, requestId: randomUUID(), callId: randomUUID() };
     const fields = await this.tables.fieldsOf(asker, tableId);
+    let changed = false;
     for (const webhook of aimed) {
       const error = aimError(webhook, fields);
-      if (error !== null) await this.webhooks.setFilterError(webhook, error);
+      if (error !== null) changed = (await this.webhooks.setFilterError(webhook, error)) || changed;
     }
+    if (changed) await this.changes.announce(organizationId);
   }
 }

@@ -10,7 +10,7 @@ import { SealedWebhookRecord, WebhookRecord } from './webhook-record';
 const COLUMNS = 'id, organization_id, name, url, events, table_ids, filter, filter_fields, watch_fields, filter_error, rate_limit, active, failed_at, created_at, updated_at';
 const SEALED_COLUMNS = `${COLUMNS}, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at`;
 
-/** The fan-out asks it for every batch of events: prepared once per connection. */
+/** The fan-out asks it whenever an organization's webhooks are not held (ActiveSubscriptions): prepared once per connection. */
 const ACTIVE_SUBSCRIPTIONS: PreparedStatement = {
   name: 'webhooks_active_subscriptions',
   text: `SELECT id, organization_id, events, table_ids,
@@ -209,13 +209,14 @@ export class WebhooksRepository {
     return rows;
   }
 
-  /** Marks a webhook's aim as broken, unless an update changed it since it was read (that update checked it again). */
-  async setFilterError(webhook: AimedAt, error: string): Promise<void> {
-    await this.db.query(
+  /** Marks a webhook's aim as broken, unless an update changed it since it was read (that update checked it again); answers whether it did. */
+  async setFilterError(webhook: AimedAt, error: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
       `UPDATE ${WEBHOOKS_TABLE} SET filter_error = $4
        WHERE id = $1 AND filter_fields IS NOT DISTINCT FROM $2::jsonb AND watch_fields IS NOT DISTINCT FROM $3::text[] AND filter_error IS NULL`,
       [webhook.id, webhook.filter_fields, webhook.watch_fields, error],
     );
+    return Boolean(rowCount);
   }
 
   /**

@@ -34,6 +34,7 @@ import { OrganizationTables } from './organization-tables';
 import { AimRequest, aimedTable, checkAim, CheckedAim, hasAim, NO_AIM } from './webhook-aim-check';
 import type { WebhookRecord } from './webhook-record';
 import { createdView, deliveryView, listView, updatedView } from './webhook-views';
+import { SubscriptionChanges } from './subscription-changes';
 import { WebhooksRepository } from './webhooks.repository';
 
 /** Webhook management for one organization at a time: every lookup is scoped by its id. */
@@ -48,6 +49,7 @@ export class WebhooksService {
     private readonly config: WebhooksApiConfig,
     private readonly tables: OrganizationTables,
     private readonly operational: OperationalEvents,
+    private readonly changes: SubscriptionChanges,
   ) {}
 
   async list(organizationId: string, query: PageQuery): Promise<ServiceResult<WebhookView[]>> {
@@ -80,6 +82,7 @@ export class WebhooksService {
       secretCiphertext: this.cipher.encrypt(secret, id),
     });
     if (!webhook) throw AppError.limitExceeded(`An organization holds at most ${MAX_WEBHOOKS_PER_ORGANIZATION} webhooks; delete one to create another`);
+    await this.changes.announce(organizationId);
     return { data: createdView(webhook, secret) };
   }
 
@@ -94,6 +97,7 @@ export class WebhooksService {
     const rateLimit = params.rate_limit;
     const webhook = await this.webhooks.update(organizationId, params.webhookId, { name, url, events, active, tableIds, aim, rateLimit });
     if (!webhook) throw AppError.notFound('Webhook');
+    await this.changes.announce(organizationId);
     return { data: updatedView(webhook) };
   }
 
@@ -101,6 +105,7 @@ export class WebhooksService {
     // The worker re-reads the webhook before every attempt, so its queued jobs send nothing from now on;
     // WebhookPurger removes them and the webhook's records in the background.
     if (!(await this.webhooks.delete(organizationId, webhookId))) throw AppError.notFound('Webhook');
+    await this.changes.announce(organizationId);
     return { message: 'Webhook deleted' };
   }
 
