@@ -23,7 +23,7 @@ const total = (per: Record<string, number>) => Math.round(Object.values(per).red
 export function headlineFigures(report: BenchReport): Figure[] {
   const figures: Figure[] = [];
   const add = (key: string, label: string, value: number, higherIsBetter: boolean) => figures.push({ key, label, value, higherIsBetter });
-  const { creates, batches, deliveries, lists, data } = report;
+  const { creates, batches, deliveries, filters, lists, data } = report;
   if (creates) {
     add('creates.ratio', 'creates/s against the bare ceiling', creates.ratio, true);
     add('creates.cpuMs', 'CPU ms per create, every process', total(creates.cpuMsPerCreate), false);
@@ -40,6 +40,11 @@ export function headlineFigures(report: BenchReport): Figure[] {
     add('receipt.singleP50', 'commit-to-receipt p50 ms from single creates', deliveries.latency.p50, false);
     add('receipt.singleP99', 'commit-to-receipt p99 ms from single creates', deliveries.latency.p99, false);
     add('receipt.batchP99', 'commit-to-receipt p99 ms from batch creates', deliveries.batchedLatency.p99, false);
+  }
+  if (filters) {
+    // The CPU per event of each phase, not their difference: a share of a few percent moves by more than 10% of itself between runs.
+    add('filters.dispatcherPlainMs', `dispatcher CPU ms per event, ${filters.webhooks} webhooks of another table`, filters.dispatcherPlainMs, false);
+    add('filters.dispatcherFilteredMs', `dispatcher CPU ms per event, ${filters.webhooks} filtered webhooks of the table`, filters.dispatcherFilteredMs, false);
   }
   for (const list of lists) {
     add(`lists.${list.rows}.p95`, `list page 1 p95 ms at ${list.rows} rows`, list.unfiltered.p95, false);
