@@ -14,6 +14,11 @@ import { AimRechecks } from '../webhooks/aim-rechecks';
 import { ActiveSubscriptions } from './active-subscriptions';
 
 const MAX_BATCH = 500;
+/**
+ * What one batch stores at most, by the messages' size: a message may carry up to 100 events (the creates
+ * of a batch), so a count of messages alone would let one batch hold 50,000 events.
+ */
+const MAX_BATCH_BYTES = 256 * 1024;
 /** Events a fan-out took and never acked (its process died) go to another replica after this long. */
 const ACK_WAIT_MS = 15_000;
 /**
@@ -71,7 +76,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         }),
     );
     const consumer = await this.nc.jetstream().consumers.get(EVENTS_STREAM, durable);
-    this.messages = await consumer.consume({ max_messages: 2 * MAX_BATCH, expires: PULL_EXPIRES_MS });
+    this.messages = await consumer.consume({ max_messages: MAX_BATCH, expires: PULL_EXPIRES_MS });
     this.consuming = true;
     backgroundWork.register({
       name: 'event-fan-out',
@@ -121,9 +126,20 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
 
   private async flush(): Promise<void> {
     while (this.pending.length > 0) {
-      await this.fanOut(this.pending.splice(0, MAX_BATCH));
+      await this.fanOut(this.nextBatch());
       this.health.succeeded();
     }
+  }
+
+  /** The pending messages at the front, up to MAX_BATCH of them and MAX_BATCH_BYTES (at least one). */
+  private nextBatch(): JsMsg[] {
+    let count = 0;
+    let bytes = 0;
+    while (count < this.pending.length && count < MAX_BATCH && (count === 0 || bytes + this.pending[count].data.length <= MAX_BATCH_BYTES)) {
+      bytes += this.pending[count].data.length;
+      count += 1;
+    }
+    return this.pending.splice(0, count);
   }
 
   /**
