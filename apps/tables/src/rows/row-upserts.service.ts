@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent, RowAction, RowView, ServiceResult } from '@contracts';
 import { AppError } from '@platform/errors';
-import type { Sql } from '@platform/persistence';
+import { isPgError, PgErrorCode, type Sql } from '@platform/persistence';
 import { AttachmentFiles, CheckedUploads } from '../attachments/attachment-files';
 import type { Field } from '../fields/field';
 import type { UserTable } from '../tables/user-table';
@@ -61,7 +61,9 @@ export class RowUpsertsService {
       try {
         return await this.batches.inTable(organizationId, tableId, (client, table) => this.write(client, table, items, upsertOn, uploads));
       } catch (error) {
-        if (!(error instanceof KeyTakenMeanwhile)) throw error;
+        // Upserts of the same new keys race: the rows another one inserted meanwhile are locked in the order of its
+        // items by its INSERT ... ON CONFLICT and in id order by a retry's read, so Postgres may end one in a deadlock.
+        if (!(error instanceof KeyTakenMeanwhile) && !isPgError(error, PgErrorCode.DeadlockDetected)) throw error;
         if (attempt >= UPSERT_ATTEMPTS) throw AppError.conflict('Other writes kept creating rows with these values; try again');
       }
     }

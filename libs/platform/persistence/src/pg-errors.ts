@@ -4,6 +4,7 @@ import { AppError } from '@platform/errors';
 export const PgErrorCode = {
   UniqueViolation: '23505',
   ForeignKeyViolation: '23503',
+  DeadlockDetected: '40P01',
   UndefinedTable: '42P01',
   UndefinedColumn: '42703',
   DuplicateDatabase: '42P04',
