@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainEvent, isUuid, RowView, ServiceResult } from '@contracts';
 import { AppError } from '@platform/errors';
-import { Database, MOST_ENTRY_BYTES, Sql } from '@platform/persistence';
+import { Database, fitsOneEntry, Sql } from '@platform/persistence';
 import { AttachmentFiles, CheckedUploads } from '../attachments/attachment-files';
 import type { UserTable } from '../tables/user-table';
 import { UserTableRepository } from '../tables/user-table.repository';
@@ -83,7 +83,7 @@ export class RowBatchesService {
         return { ...row, event, body: JSON.stringify(event) };
       }),
     );
-    if (creates.reduce((bytes, create) => bytes + create.body.length, 0) > MOST_ENTRY_BYTES) return 'too large';
+    if (!fitsOneEntry(creates.length, creates.reduce((bytes, create) => bytes + create.body.length, 0))) return 'too large';
     const written = await withUniqueValues(table, () => this.rows.createTogether(table, creates), {
       values: rows.map((row) => row.values),
       pathOf: (i) => `rows[${i}].data`,

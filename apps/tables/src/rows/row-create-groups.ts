@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@contracts';
-import { currentQueryScope, MOST_ENTRY_BYTES, MOST_EVENTS_PER_ENTRY, QueryScope, runInQueryScope } from '@platform/persistence';
+import { currentQueryScope, fitsOneEntry, QueryScope, runInQueryScope } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import type { UserTable } from '../tables/user-table';
 import type { RowRecord } from './row-record';
@@ -20,8 +20,8 @@ export type GroupedCreate = { record: RowRecord | undefined } | 'alone';
 
 interface Waiting {
   create: RowCreate;
-  /** The event's JSON: its length bounds what one statement, and so one message, carries. */
-  body: string;
+  /** The event's JSON, made when the create is gathered with others (bodyOf): a create written alone never needs it. */
+  body?: string;
   scope: QueryScope | undefined;
   settle: (outcome: GroupedCreate) => void;
   fail: (error: unknown) => void;
@@ -57,7 +57,7 @@ export class RowCreateGroups {
     if (!writes) this.tables.set(key, (writes = { table, writing: 0, waiting: [] }));
     const queue = writes;
     return new Promise<GroupedCreate>((settle, fail) => {
-      queue.waiting.push({ create, body: JSON.stringify(create.event), scope: currentQueryScope(), settle, fail });
+      queue.waiting.push({ create, scope: currentQueryScope(), settle, fail });
       if (queue.writing < WRITING_PER_TABLE) void this.drain(key, queue);
     });
   }
@@ -85,7 +85,7 @@ export class RowCreateGroups {
       return;
     }
     try {
-      const written = await run(() => this.rows.createTogether(table, group.map(({ create, body }) => ({ ...create, body }))));
+      const written = await run(() => this.rows.createTogether(table, group.map((waiting) => ({ ...waiting.create, body: bodyOf(waiting) }))));
       for (const { create, settle } of group) {
         const record = written.get(create.id);
         settle(record ? { record } : 'alone');
@@ -97,12 +97,17 @@ export class RowCreateGroups {
   }
 }
 
-/** Takes the next creates from the front of `waiting`: as many as one outbox entry carries (outboxEntries' bounds). */
+/** The event's JSON, once: its length bounds what one statement, and so one message, carries. */
+function bodyOf(waiting: Waiting): string {
+  return (waiting.body ??= JSON.stringify(waiting.create.event));
+}
+
+/** Takes the next creates from the front of `waiting`: as many as one outbox entry carries (fitsOneEntry). */
 function nextGroup(waiting: Waiting[]): Waiting[] {
   let count = 1;
-  let bytes = waiting[0].body.length;
-  while (count < waiting.length && count < MOST_EVENTS_PER_ENTRY && bytes + waiting[count].body.length <= MOST_ENTRY_BYTES) {
-    bytes += waiting[count].body.length;
+  let bytes = waiting.length > 1 ? bodyOf(waiting[0]).length : 0;
+  while (count < waiting.length && fitsOneEntry(count + 1, bytes + bodyOf(waiting[count]).length)) {
+    bytes += bodyOf(waiting[count]).length;
     count += 1;
   }
   return waiting.splice(0, count);

@@ -46,19 +46,16 @@ export class RowsRepository {
    */
   async create(table: UserTable, rowId: string, values: Map<Field, unknown>, event: DomainEvent, db: Sql = this.db): Promise<RowRecord | undefined> {
     const params = new SqlParameters();
-    const tableId = params.add(table.id);
-    const guard = `SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${tableId} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}`;
     const columns = ['id'];
     const expressions = [`${params.add(rowId)}::uuid`];
     for (const [field, value] of values) {
       columns.push(ident(field.column));
       expressions.push(`${params.add(columnParameter(field, value))}::${COLUMN_KINDS[field.fieldType].castType}`);
     }
-    const sql = `WITH guard AS (${guard}),
+    const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${columns.join(', ')}) SELECT ${expressions.join(', ')} FROM guard
         RETURNING ${rowSelectList(table.fields)}),
-      counted AS (UPDATE ${ROW_COUNTS_TABLE} SET n = n + 1 WHERE table_id = ${tableId} AND slot = ${params.add(randomInt(ROW_COUNT_SLOTS))}
-        AND EXISTS (SELECT 1 FROM inserted)),
+      counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertStatement([event], (value) => params.add(value), 'inserted')})
       SELECT * FROM inserted`;
     const { rows } = await db.query<RowRecord>(sql, params.values);
@@ -134,15 +131,13 @@ export class RowsRepository {
    */
   async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<Map<string, RowRecord>> {
     const params = new SqlParameters();
-    const tableId = params.add(table.id);
     const input = unnestedRows(params, table, rows);
     const events = `unnest(${params.add(rows.map((row) => row.event.id))}::uuid[], ${params.add(rows.map((row) => row.id))}::uuid[],
       ${params.add(rows.map((row) => row.body))}::json[]) WITH ORDINALITY AS e(id, row_id, body, ord)`;
-    const sql = `WITH guard AS (SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${tableId} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}),
+    const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
         ON CONFLICT (id) DO NOTHING RETURNING ${rowSelectList(table.fields)}),
-      counted AS (UPDATE ${ROW_COUNTS_TABLE} SET n = n + (SELECT count(*) FROM inserted) WHERE table_id = ${tableId} AND slot = ${params.add(randomInt(ROW_COUNT_SLOTS))}
-        AND EXISTS (SELECT 1 FROM inserted)),
+      counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertMessageStatement(rows[0].event, `(SELECT e.* FROM ${events} WHERE e.row_id IN (SELECT id FROM inserted)) AS written`, (value) => params.add(value))})
       SELECT * FROM inserted`;
     const { rows: records } = await this.db.query<RowRecord>(sql, params.values);
@@ -258,4 +253,15 @@ function unnestedRows(params: SqlParameters, table: UserTable, rows: ReadonlyArr
     values: ['input.id', ...outputs].join(', '),
     source: `unnest(${ids}::uuid[]${inputs.map((input) => `, ${input}`).join('')}) WITH ORDINALITY AS input(${aliases})`,
   };
+}
+
+/** A row only when the table still has the version a write's values were checked against: a write selects FROM it. */
+function versionGuard(params: SqlParameters, table: UserTable): string {
+  return `SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${params.add(table.id)} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}`;
+}
+
+/** Adds the rows of the CTE `inserted` to one slot of the table's row counter. */
+function countInserted(params: SqlParameters, table: UserTable): string {
+  return `UPDATE ${ROW_COUNTS_TABLE} SET n = n + (SELECT count(*) FROM inserted) WHERE table_id = ${params.add(table.id)} AND slot = ${params.add(randomInt(ROW_COUNT_SLOTS))}
+    AND EXISTS (SELECT 1 FROM inserted)`;
 }

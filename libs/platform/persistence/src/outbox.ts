@@ -63,6 +63,11 @@ export const MOST_EVENTS_PER_ENTRY = 100;
 /** An entry stops taking events past this much JSON, so that a message of many stays far below NATS's limit. */
 export const MOST_ENTRY_BYTES = 256 * 1024;
 
+/** Whether `count` events of `bytes` of JSON in all fit in one outbox entry. */
+export function fitsOneEntry(count: number, bytes: number): boolean {
+  return count <= MOST_EVENTS_PER_ENTRY && bytes <= MOST_ENTRY_BYTES;
+}
+
 /**
  * The outbox entries a write's events become: each run of consecutive events of one subject (one
  * organization, one kind: a batch create's `row.created`s) is one entry, up to MOST_EVENTS_PER_ENTRY
@@ -75,7 +80,7 @@ export function outboxEntries(events: readonly DomainEvent[]): Array<{ id: strin
     const subject = eventSubject(event.organization_id, event.event);
     const body = JSON.stringify(event);
     const last = entries.at(-1);
-    if (last && last.subject === subject && last.bodies.length < MOST_EVENTS_PER_ENTRY && last.bytes + body.length <= MOST_ENTRY_BYTES) {
+    if (last && last.subject === subject && fitsOneEntry(last.bodies.length + 1, last.bytes + body.length)) {
       last.bodies.push(body);
       last.bytes += body.length + 1;
     } else {
