@@ -38,7 +38,7 @@ const webhooks: WebhooksSettings = {
 const filters: FiltersSettings = {
   webhooks: 100,
   rowsPerPhase: number('BENCH_FILTER_ROWS', 20_000, 3_000),
-  rounds: number('BENCH_FILTER_ROUNDS', 6, 2),
+  rounds: number('BENCH_FILTER_ROUNDS', 10, 2),
   timeoutMs: number('BENCH_DRAIN_TIMEOUT_MS', 120_000, 60_000),
 };
 const data: DataSettings = { rows: number('BENCH_DATA_ROWS', 1_000_000, 100_000) };

@@ -15,3 +15,8 @@ export const queueDepth = gauge('webhook_queue_jobs', 'Delivery jobs in the queu
 export const eventsConsumed = counter('webhook_events_consumed_total', 'Events read from JetStream by the fan-out consumer', ['outcome']);
 
 export const jobsEnqueued = counter('webhook_jobs_enqueued_total', 'Delivery jobs added by the fan-out consumer');
+
+export const matchingSeconds = counter(
+  'webhook_fan_out_matching_seconds_total',
+  "CPU time the fan-out spent choosing each event's webhooks: by kind and table, then by filter and watched fields",
+);

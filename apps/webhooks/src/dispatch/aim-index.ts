@@ -1,6 +1,6 @@
 import { comparable, FieldSlot } from './row-filter-match';
 import type { Need } from './row-filter-needs';
-import { aimedEvent, isRowEventKind, WebhookAim } from './webhook-aim';
+import { AimedEvent, aimedEvent, isRowEventKind, WebhookAim } from './webhook-aim';
 
 /** A webhook as an aim index holds it; undefined aim: it takes every event it subscribes to. */
 export interface AimedSubscriber {
@@ -37,6 +37,28 @@ function slotOf<T extends { slot: FieldSlot }>(entries: T[], slot: FieldSlot, ma
   return entry;
 }
 
+/** A field with up to this many prefixes has its row's text compared with each rather than cut to look them up. */
+const FEW_PREFIXES = 4;
+
+/** One event's pass through an index: each group tested at most once, the webhooks let through gathered. */
+class AimTests {
+  constructor(
+    private readonly event: AimedEvent,
+    private readonly mark: number,
+    /** The webhooks every event goes to; copied only once another is added. */
+    public matched: readonly string[],
+  ) {}
+
+  all(groups: readonly AimGroup[] | undefined): void {
+    if (groups === undefined) return;
+    for (const group of groups) {
+      if (group.mark === this.mark) continue;
+      group.mark = this.mark;
+      if (group.aim.allows(this.event)) this.matched = [...this.matched, ...group.webhookIds];
+    }
+  }
+}
+
 /**
  * The aims of the webhooks that want one kind of event of one table, made to answer which of them let
  * an event through without testing each: webhooks that share an aim are tested once, and an aim whose
@@ -50,8 +72,15 @@ export class AimIndex {
   private readonly tested: AimGroup[] = [];
   private readonly values: ByValue<unknown>[] = [];
   private readonly instants: ByValue<number>[] = [];
-  /** By field, then by the length of the prefixes, the lowercased prefix. */
-  private readonly prefixes: Array<{ slot: FieldSlot; byLength: Array<{ length: number; groups: Map<string, AimGroup[]> }> }> = [];
+  /**
+   * By field, then by the length of the prefixes, the lowercased prefix; a field with few prefixes also
+   * has them listed, to be compared with the row's text in place instead of cutting it to look them up.
+   */
+  private readonly prefixes: Array<{
+    slot: FieldSlot;
+    byLength: Array<{ length: number; groups: Map<string, AimGroup[]> }>;
+    listed?: Array<{ prefix: string; groups: AimGroup[] }>;
+  }> = [];
   private aimed = false;
   private mark = 0;
 
@@ -71,6 +100,10 @@ export class AimIndex {
       else groups.set(aim, { aim, webhookIds: [id], mark: 0 });
     }
     for (const group of groups.values()) this.index(group);
+    for (const field of this.prefixes) {
+      const listed = field.byLength.flatMap(({ groups }) => [...groups].map(([prefix, list]) => ({ prefix, groups: list })));
+      if (listed.length <= FEW_PREFIXES) field.listed = listed;
+    }
     this.aimed = groups.size > 0;
   }
 
@@ -81,29 +114,28 @@ export class AimIndex {
     const row = event.row;
     // Without a row no aim lets a row event through.
     if (row === undefined) return this.always;
-    const matched = [...this.always];
-    const mark = (this.mark += 1);
-    const test = (group: AimGroup) => {
-      if (group.mark === mark) return;
-      group.mark = mark;
-      if (group.aim.allows(event)) matched.push(...group.webhookIds);
-    };
-    for (const group of this.tested) test(group);
+    // Allocates nothing for an event no aim lets through, the usual case of a filtered webhook.
+    const tests = new AimTests(event, (this.mark += 1), this.always);
+    tests.all(this.tested);
     for (const { slot, groups } of this.values) {
       const value = row.at(slot);
-      if (value !== undefined) groups.get(value)?.forEach(test);
+      if (value !== undefined) tests.all(groups.get(value));
     }
     for (const { slot, groups } of this.instants) {
       const instant = comparable('datetime', row.at(slot));
-      if (instant !== undefined) groups.get(instant as number)?.forEach(test);
+      if (instant !== undefined) tests.all(groups.get(instant as number));
     }
-    for (const { slot, byLength } of this.prefixes) {
+    for (const { slot, byLength, listed } of this.prefixes) {
       const value = row.at(slot);
       if (typeof value !== 'string') continue;
       const text = row.lower(slot, value);
-      for (const { length, groups } of byLength) if (text.length >= length) groups.get(text.slice(0, length))?.forEach(test);
+      if (listed) {
+        for (const { prefix, groups } of listed) if (text.startsWith(prefix)) tests.all(groups);
+      } else {
+        for (const { length, groups } of byLength) if (text.length >= length) tests.all(groups.get(text.slice(0, length)));
+      }
     }
-    return matched;
+    return tests.matched;
   }
 
   private index(group: AimGroup): void {

@@ -4,7 +4,7 @@ import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messag
 import { backgroundWork, NATS_CONNECTION, WorkHealth } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
 import { deliveryJob } from '../delivery/delivery-job';
-import { eventsConsumed, jobsEnqueued } from '../delivery/delivery-metrics';
+import { eventsConsumed, jobsEnqueued, matchingSeconds } from '../delivery/delivery-metrics';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
@@ -188,12 +188,16 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         dataOf.set(event.id, event.data);
       }
       const pairs = new Map<string, { eventId: string; webhookId: string }>();
+      // CPU time, not the clock: a process that waits for a core meanwhile is not charged for it.
+      const matchingStarted = process.cpuUsage();
       for (const event of stored.values()) {
         // Only the webhooks of the event's kind and table are looked at, and of those only the aims its row may meet are tested.
         for (const webhookId of subscriptions.get(event.organizationId)?.webhooksFor(event, dataOf.get(event.id)) ?? []) {
           pairs.set(`${event.id}_${webhookId}`, { eventId: event.id, webhookId });
         }
       }
+      const matchingUsed = process.cpuUsage(matchingStarted);
+      matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
       const series = await this.store.storeFanOut([...stored.values()], [...pairs.values()]);
       const jobs = series
         .filter((open) => !open.finished)
