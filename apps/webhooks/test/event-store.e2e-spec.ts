@@ -3,7 +3,7 @@ import type { ManagedProcess } from '@platform/runner';
 import { ApiClient, apiClient, createTestOrg, eventually, startProcess, testDatabaseUrl, Receiver } from '@platform/testing';
 import { Database } from '@platform/persistence';
 import { Client } from 'pg';
-import { EventStoreRepository, PRUNE_LOCK } from '../src/event-store/event-store.repository';
+import { EventStoreRepository, PRUNE_LOCK, SeriesCursor } from '../src/event-store/event-store.repository';
 import { EventPublisher } from './event-publisher';
 import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
 
@@ -127,6 +127,37 @@ describe('event store', () => {
     const response = await api.get(`/webhooks/${hook.id}/deliveries?${query}`);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: { field } } });
+  });
+
+  it('pages through owed series that share one due time to the microsecond, each once (the reconciler)', async () => {
+    // Long overdue, so that no other spec's series is among them; a batch's series share their due time so.
+    const due = '2000-01-01 00:00:00.123456+00';
+    const hook = await createWebhook(api, receiver.url(uniquePath('reconcile')), ['row.created']);
+    const ids = Array.from({ length: 1_200 }, () => randomUUID());
+    await db.query(`INSERT INTO webhooks.events (id, organization_id, event_type, body) SELECT id, $2, 'row.created', '{}' FROM unnest($1::uuid[]) AS id`, [ids, orgId]);
+    // Each series named like its event.
+    await db.query(`INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger, due_at) SELECT id, $2, id, 'event', $3 FROM unnest($1::uuid[]) AS id`, [
+      ids,
+      hook.id,
+      due,
+    ]);
+    const source = new Database({ url: testDatabaseUrl(), poolSize: 1, organizationShare: 1, applicationName: 'event-store-spec' });
+    try {
+      const store = new EventStoreRepository(source);
+      const seen: string[] = [];
+      let after: SeriesCursor | undefined;
+      for (let page = 0; page < 10; page += 1) {
+        const owed = await store.overdueSeries(new Date('2000-01-02T00:00:00Z'), after, 500);
+        seen.push(...owed.map((series) => series.id));
+        if (owed.length < 500) break;
+        after = owed[owed.length - 1].cursor;
+      }
+      expect(seen).toHaveLength(ids.length);
+      expect(new Set(seen)).toEqual(new Set(ids));
+    } finally {
+      await db.query(`DELETE FROM webhooks.events WHERE id = ANY($1::uuid[])`, [ids]);
+      await source.close();
+    }
   });
 
   describe('retention', () => {

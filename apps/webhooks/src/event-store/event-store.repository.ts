@@ -39,6 +39,12 @@ export interface RecoveryCandidate {
 }
 
 /** A delivery series that still owes attempts, with what its job needs. */
+/** Where a page of owed series ended: the due time as Postgres writes it (to the microsecond), and the id. */
+export interface SeriesCursor {
+  dueAt: string;
+  id: string;
+}
+
 export interface OwedSeries {
   id: string;
   webhook_id: string;
@@ -208,15 +214,20 @@ export class EventStoreRepository {
     return rows;
   }
 
-  /** Unfinished series whose next attempt was due before `dueBefore`, oldest first, after the given one. */
-  async overdueSeries(dueBefore: Date, after: { dueAt: Date; id: string } | undefined, limit: number): Promise<OwedSeries[]> {
-    const { rows } = await this.db.query<OwedSeries>(
-      `SELECT ${OWED_COLUMNS} FROM ${DELIVERY_SERIES_TABLE} s JOIN ${EVENTS_TABLE} e ON e.id = s.event_id
+  /**
+   * Unfinished series whose next attempt was due before `dueBefore`, oldest first, after the one a page
+   * ended with. The page's end is Postgres's own text of its time (`cursor`): a Date keeps milliseconds
+   * only, and the series a batch opened share one time to the microsecond, so a page that ended among
+   * them would start again at its own beginning.
+   */
+  async overdueSeries(dueBefore: Date, after: SeriesCursor | undefined, limit: number): Promise<Array<OwedSeries & { cursor: SeriesCursor }>> {
+    const { rows } = await this.db.query<OwedSeries & { due_text: string }>(
+      `SELECT ${OWED_COLUMNS}, s.due_at::text AS due_text FROM ${DELIVERY_SERIES_TABLE} s JOIN ${EVENTS_TABLE} e ON e.id = s.event_id
        WHERE s.finished_at IS NULL AND s.due_at < $1 AND (s.due_at, s.id) > ($2::timestamptz, $3::uuid)
        ORDER BY s.due_at, s.id LIMIT $4`,
-      [dueBefore, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
+      [dueBefore, after?.dueAt ?? '-infinity', after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
     );
-    return rows;
+    return rows.map(({ due_text, ...series }) => ({ ...series, cursor: { dueAt: due_text, id: series.id } }));
   }
 
   /** A series that will send nothing (its webhook was disabled, deleted or unsubscribed meanwhile). */

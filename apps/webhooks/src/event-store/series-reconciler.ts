@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { counter, PeriodicJob } from '@platform/service';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
-import { EventStoreRepository } from './event-store.repository';
+import { EventStoreRepository, SeriesCursor } from './event-store.repository';
 import { jobOfSeries } from './series-jobs';
 
 const PAGE = 500;
@@ -41,7 +41,7 @@ export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationSh
 
   private async reconcile(): Promise<void> {
     const overdueBefore = new Date(Date.now() - this.config.WEBHOOK_RECONCILE_INTERVAL_MS);
-    let after: { dueAt: Date; id: string } | undefined;
+    let after: SeriesCursor | undefined;
     let total = 0;
     try {
       while (!this.job.stopping) {
@@ -53,8 +53,7 @@ export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationSh
         if (lost.length > 0) await this.deliveryQueue.queue.addBulk(lost.map((series) => jobOfSeries(series)));
         total += lost.length;
         requeued.inc(lost.length);
-        const last = owed[owed.length - 1];
-        after = { dueAt: last.due_at, id: last.id };
+        after = owed[owed.length - 1].cursor;
         if (owed.length < PAGE) break;
       }
       runs.inc({ outcome: 'done' });
