@@ -38,13 +38,13 @@ export interface RecoveryCandidate {
   received_at: string;
 }
 
-/** A delivery series that still owes attempts, with what its job needs. */
 /** Where a page of owed series ended: the due time as Postgres writes it (to the microsecond), and the id. */
 export interface SeriesCursor {
   dueAt: string;
   id: string;
 }
 
+/** A delivery series that still owes attempts, with what its job needs. */
 export interface OwedSeries {
   id: string;
   webhook_id: string;
