@@ -1,4 +1,4 @@
-import { SCOPES } from '@contracts';
+import { SCOPES } from '@contracts/vocabulary';
 import { AppError } from '@platform/errors';
 import { OUTBOX_SCHEMAS } from '@platform/runner';
 import { Command, CommanderError, Option } from 'commander';

@@ -1,9 +1,7 @@
-import { IDENTITY_CHANGED_SUBJECT, IdentityChange } from '@contracts';
+import { IDENTITY_CHANGED_SUBJECT, IdentityChange } from '@contracts/vocabulary';
 import { IdentityStore, identitySchema } from '@identity';
 import { loadConfig } from '@platform/config';
-import { natsClientOptions } from '@platform/messaging';
 import { Database, migrateSchema } from '@platform/persistence';
-import { connect, JSONCodec } from 'nats';
 import { AdminConfig } from './admin.config';
 
 export interface AdminSession {
@@ -16,7 +14,9 @@ export interface AdminSession {
 }
 
 async function announceTo(natsUrl: string, change: IdentityChange): Promise<void> {
-  // Best effort: gateways also forget cached entries after API_KEY_CACHE_TTL_MS.
+  // Best effort: gateways also forget cached entries after API_KEY_CACHE_TTL_MS. Loaded here, not above: only the
+  // commands that change a key or an organization announce; a listing stays clear of NATS and the messaging library.
+  const [{ connect, JSONCodec }, { natsClientOptions }] = await Promise.all([import('nats'), import('@platform/messaging')]);
   const nc = await connect({ ...natsClientOptions(natsUrl, 'admin'), waitOnFirstConnect: false, maxReconnectAttempts: 0, timeout: 2_000 }).catch(() => undefined);
   if (!nc) return;
   nc.publish(IDENTITY_CHANGED_SUBJECT, JSONCodec().encode(change));

@@ -1,4 +1,4 @@
-import { isKeyScope, isUuid, KeyScope } from '@contracts';
+import { isKeyScope, isUuid, KeyScope } from '@contracts/vocabulary';
 import { AppError } from '@platform/errors';
 import { OUTBOX_SCHEMAS } from '@platform/runner';
 import { isEmail } from 'class-validator';

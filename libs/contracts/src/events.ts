@@ -2,38 +2,7 @@ import { ApiProperty, PickType } from '@nestjs/swagger';
 import { ImportView } from './tables/import.dto';
 import { ROW_DATA_SCHEMA } from './tables/table.views';
 
-/** The JetStream stream every context publishes its events to, and how subjects are formed. */
-export const EVENTS_STREAM = 'EVENTS';
-export const EVENTS_SUBJECT_PREFIX = 'events';
-
-export const EVENT_KINDS = [
-  'row.created',
-  'row.updated',
-  'row.deleted',
-  'table.created',
-  'table.updated',
-  'table.deleted',
-  'table.imported',
-  'member.invited',
-  'member.joined',
-  'member.removed',
-  'domain.verified',
-  'domain.failed',
-  'domain.degraded',
-  'domain.deleted',
-  'webhook.failed',
-  'webhook.recovered',
-] as const;
-
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-export function isEventKind(value: unknown): value is EventKind {
-  return typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value);
-}
-
-export function eventSubject(organizationId: string, kind: string): string {
-  return `${EVENTS_SUBJECT_PREFIX}.${organizationId}.${kind}`;
-}
+/** The data of each event kind (event-kinds.ts names the kinds), as the OpenAPI document describes it. */
 
 export class RowEventData {
   @ApiProperty({ format: 'uuid' })
@@ -95,10 +64,6 @@ export class DomainEventData {
   issues!: string[];
 }
 
-/** The operational events of the webhooks context: one webhook's status changed; sent to the organization's other webhooks. */
-export const WEBHOOK_OPERATIONAL_KINDS = ['webhook.failed', 'webhook.recovered'] as const;
-export type WebhookOperationalKind = (typeof WEBHOOK_OPERATIONAL_KINDS)[number];
-
 /** `webhook.failed` (its status became `failed`) and `webhook.recovered` (a failed webhook delivered with success again). */
 export class WebhookOperationalEventData {
   @ApiProperty({ format: 'uuid' })
@@ -115,15 +80,6 @@ export class WebhookOperationalEventData {
 
   @ApiProperty({ type: String, nullable: true, description: 'what went wrong on the attempt that made it fail; null for webhook.recovered' })
   last_error!: string | null;
-}
-
-/** The payload of every event, exactly as a webhook receiver gets it. */
-export interface DomainEvent<D = unknown> {
-  id: string;
-  event: string;
-  timestamp: string;
-  organization_id: string;
-  data: D;
 }
 
 /** `table.imported`: an import completed, as one change instead of an event per row; its counts are the import's. */

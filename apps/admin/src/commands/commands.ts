@@ -1,4 +1,4 @@
-import type { KeyScope } from '@contracts';
+import type { KeyScope } from '@contracts/vocabulary';
 import { AppError } from '@platform/errors';
 import { Outbox } from '@platform/persistence';
 import type { AdminSession } from '../admin-session';

@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
   DomainEventData,
-  EVENT_KINDS,
-  EventKind,
   MemberEventData,
   RowEventData,
   RowUpdatedEventData,
@@ -10,6 +8,7 @@ import {
   TableImportedEventData,
   WebhookOperationalEventData,
 } from '../events';
+import { EVENT_KINDS, EventKind } from '../event-kinds';
 import { jsonSchemaOf, JsonSchema } from '../json-schema';
 import { TABLES_EXTRA_MODELS } from '../tables/table.views';
 import {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EVENT_KINDS } from '../events';
+import { EVENT_KINDS } from '../event-kinds';
 
 /** `active` and `disabled` follow the `active` flag; `failed` after a delivery exhausted its retries. */
 export const WEBHOOK_STATUSES = ['active', 'disabled', 'failed'] as const;

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Length, Matches, Max, Min, ValidateIf } from 'class-validator';
-import { EVENT_KINDS } from '../events';
+import { EVENT_KINDS } from '../event-kinds';
 import { JsonData } from '../json-data';
 import { PageQuery } from '../pagination';
 import { documented, type Presence } from '../presence';

@@ -1,7 +1,7 @@
 // The ambient declaration travels with its one user, so any project that imports this type-checks alone.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- a global declaration file, not a module to import
 /// <reference path="./class-transformer-storage.d.ts" />
-import { jsonDataProperties } from '@contracts';
+import { jsonDataProperties } from '@contracts/vocabulary';
 import { plainToInstance } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validateSync } from 'class-validator';

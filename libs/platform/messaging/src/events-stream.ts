@@ -1,5 +1,5 @@
 import { NatsConnection, nanos, RetentionPolicy, StorageType } from 'nats';
-import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
+import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts/vocabulary';
 import { EVENTS_RETENTION_MS, eventPayloads } from './payload-buckets';
 
 /** How long JetStream remembers a message id to drop a re-published duplicate. */

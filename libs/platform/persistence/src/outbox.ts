@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '@contracts';
-import { eventSubject } from '@contracts';
+import { eventSubject, type DomainEvent } from '@contracts/vocabulary';
 import { afterCommit } from './commit-hooks';
 import type { PreparedStatement, Sql } from './database';
 import { quoteIdent } from './identifiers';
