@@ -78,7 +78,7 @@ describe('BackgroundLoop', () => {
     await new Promise((r) => setTimeout(r, 300));
     await loop.stop();
     expect(starts).toHaveLength(4);
-    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(39);
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(40);
   });
 
   it('is listed in the registry, with its owner, schedule and health, while it runs', async () => {

@@ -77,8 +77,8 @@ export class BackgroundLoop {
     let lastStart = -Infinity;
     while (this.running) {
       try {
-        const gap = lastStart + minGapMs - performance.now();
-        if (gap > 0) await this.pause(gap, false);
+        // Again after the pause: a timer may fire up to a millisecond before the high-resolution clock says it is due.
+        for (let gap = lastStart + minGapMs - performance.now(); gap > 0 && this.running; gap = lastStart + minGapMs - performance.now()) await this.pause(gap, false);
         lastStart = performance.now();
         const moreWaiting = await this.pass();
         this.health.succeeded();
