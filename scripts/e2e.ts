@@ -11,7 +11,7 @@ import { startE2eStack } from '@platform/testing';
 // Compiled to dist/scripts/e2e.js; the repository root is two levels up.
 const root = resolve(__dirname, '../..');
 /** Most of an e2e spec's time is spent waiting on the stack, so more workers than cores pay. */
-const WORKERS = 3;
+const WORKERS = 4;
 const RUN_ALONE = '@run-alone';
 
 function specsRunAlone(): string[] {

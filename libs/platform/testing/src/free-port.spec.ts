@@ -17,7 +17,7 @@ describe('freePort', () => {
   });
 
   it("draws from this Jest worker's own stripe of the range", async () => {
-    const stripe = Number(process.env.JEST_WORKER_ID ?? 0) % 8;
+    const stripe = (Number(process.env.TEST_PORT_STRIPE ?? 0) + Number(process.env.JEST_WORKER_ID ?? 0)) % 8;
     for (let i = 0; i < 10; i += 1) expect((await freePort()) % 8).toBe((20_000 + stripe) % 8);
   });
 

@@ -10,10 +10,12 @@ const LOWEST = 20_000;
 const HIGHEST = 32_767;
 /**
  * Each Jest worker draws from its own stripe of the range (the parent process, without a worker id, from
- * stripe 0), so two processes cannot pick the same port while its server is still starting.
+ * stripe 0), so two processes cannot pick the same port while its server is still starting. A suite that
+ * runs beside another starts its stripes further on (`TEST_PORT_STRIPE`: the reliability suite beside the
+ * e2e suite's parent and its four workers).
  */
 const STRIPES = 8;
-const stripe = Number(process.env.JEST_WORKER_ID ?? 0) % STRIPES;
+const stripe = (Number(process.env.TEST_PORT_STRIPE ?? 0) + Number(process.env.JEST_WORKER_ID ?? 0)) % STRIPES;
 const handedOut = new Set<number>();
 
 function bindable(port: number): Promise<boolean> {
