@@ -47,8 +47,11 @@ describe("one organization's keys against another's resources", () => {
   beforeAll(async () => {
     receiver = await Receiver.start();
     [a, b] = await Promise.all([seedTenant('a', receiver), seedTenant('b', receiver)]);
-    // The seeding's own deliveries (row.created) settle before the snapshot is taken.
-    await eventually(() => expect(receiver.at(b.hookPath).length).toBeGreaterThanOrEqual(1), { timeoutMs: 15_000 });
+    // The seeding's own deliveries (table.created, row.created) are recorded before the snapshot is taken.
+    await eventually(
+      async () => expect((await b.api.get(`/webhooks/${b.webhookId}/deliveries?limit=100`)).body.data.map((d: { event_type: string }) => d.event_type).sort()).toEqual(['row.created', 'table.created']),
+      { timeoutMs: 15_000 },
+    );
   });
 
   afterAll(async () => {
