@@ -73,6 +73,20 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
   }
 }
 
+/**
+ * `BENCH_WEBHOOK_TRACE=1`: every 250 ms through a latency phase, the rows answered, the deliveries arrived and the
+ * delivery queue's waiting, active and delayed (parked or paced) jobs, printed on stderr: where a backlog stands.
+ */
+function traceQueue(queue: Queue, receiver: ArrivalRecorder, responses: ReadonlyMap<string, number>): { stop: () => void } {
+  const started = Date.now();
+  const timer = setInterval(() => {
+    void queue.getJobCounts('wait', 'active', 'delayed').then((counts) => {
+      process.stderr.write(`trace ${((Date.now() - started) / 1000).toFixed(2)}s created ${responses.size} arrived ${receiver.arrivals.length} wait ${counts.wait} active ${counts.active} delayed ${counts.delayed}\n`);
+    });
+  }, 250);
+  return { stop: () => clearInterval(timer) };
+}
+
 export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: UsageSampler, settings: WebhooksSettings): Promise<WebhookFigures> {
   const api = benchApi(stack.gatewayUrl, org.key);
   const base = new URL(stack.gatewayUrl);
@@ -98,8 +112,10 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const hooks = await subscribe(1, 'latency');
     receiver.reset();
     const responses = new Map<string, number>();
+    const trace = process.env.BENCH_WEBHOOK_TRACE ? traceQueue(queue, receiver, responses) : undefined;
     const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses, rowsPerRequest);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
+    trace?.stop();
     await unsubscribe(hooks);
     const latencies = commitToReceipt(receiver.arrivals, responses);
     return {

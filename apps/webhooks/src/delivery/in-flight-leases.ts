@@ -247,7 +247,7 @@ export class InFlightLeases implements OnApplicationShutdown {
   private readonly max: number;
 
   constructor(private readonly config: WebhooksWorkerConfig) {
-    const redis = connectRedis(config.REDIS_URL, 'queue-producer');
+    const redis = connectRedis(config.REDIS_URL, 'slot-leases');
     redis.defineCommand('acquireLease', { numberOfKeys: 7, lua: ACQUIRE });
     redis.defineCommand('releaseLease', { numberOfKeys: 6, lua: RELEASE });
     redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });

@@ -14,6 +14,8 @@ const PROFILES = {
   // Commands issued in the same tick (every request's rate-limit point) leave in one write.
   'request-path': { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, enableAutoPipelining: true },
   'queue-producer': { maxRetriesPerRequest: 3 },
+  // The delivery slots: the attempts that end or start in one tick (hundreds in flight) ask in one write.
+  'slot-leases': { maxRetriesPerRequest: 3, enableAutoPipelining: true },
   'queue-worker': { maxRetriesPerRequest: null },
 } satisfies Record<string, RedisOptions>;
 
