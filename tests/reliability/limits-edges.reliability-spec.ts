@@ -25,6 +25,9 @@ describe('limits that hold: the edges', () => {
       DOMAIN_VERIFICATION_WINDOW: '3s',
       DOMAIN_RECHECK_SCHEDULE: '1s,2s',
       DNS_LOOKUP_TIMEOUT_MS: '500',
+      // The gateway's own deadline, not the 3 s of the fault specs: the limits are judged against what production
+      // allows (CI, with the e2e suite beside this one, once took over 3 s to drop the 1,000,000-row table).
+      NATS_REQUEST_TIMEOUT_MS: '10000',
     });
     receiver = await Receiver.start();
     db = new Client({ connectionString: stack.env.DATABASE_URL });
@@ -200,7 +203,7 @@ describe('limits that hold: the edges', () => {
     expect((await org.api.post(`/tables/${plain.body.data.id}/uploads`, ticket)).body.error.code).toBe('BAD_REQUEST');
     const files = await org.api.post('/tables', { name: 'Files', fields: [{ name: 'Files', field_type: 'attachment' }] });
     const statuses: number[] = [];
-    // Bursts of 25 at once: the stack's 3 s request deadline is for the service, not the rate limit, under test.
+    // Bursts of 25 at once: the request deadline is for the service, not the rate limit, under test.
     for (let burst = 0; burst < 5; burst += 1) {
       const answers = await Promise.all(Array.from({ length: 25 }, () => org.api.post(`/tables/${files.body.data.id}/uploads`, ticket)));
       statuses.push(...answers.map((answer) => answer.status));
