@@ -31,17 +31,19 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     return queue;
   };
 
-  /** How many times these workers put a job aside (parked it, or held it waiting for a slot of their own) because its webhook's slots were taken. */
-  const parkedCount = async (processes: ManagedProcess[]) => {
+  /** How many times these workers counted each of these delivery outcomes. */
+  const outcomes = async (processes: ManagedProcess[], ...names: string[]) => {
     const counts = await Promise.all(
       processes.map(async (process) => {
         const metrics = await (await fetch(`http://127.0.0.1:${process.healthPort}/metrics`)).text();
         const count = (outcome: string) => Number(new RegExp(`^webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
-        return count('parked') + count('waiting');
+        return names.reduce((sum, name) => sum + count(name), 0);
       }),
     );
     return counts.reduce((sum, count) => sum + count, 0);
   };
+  /** How many times these workers put a job aside (parked it, or held it waiting for a slot of their own) because its webhook's slots were taken. */
+  const parkedCount = (processes: ManagedProcess[]) => outcomes(processes, 'parked', 'waiting');
 
   beforeAll(async () => {
     const org = await createTestOrg();
@@ -105,6 +107,33 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     receiver.release(200);
   });
 
+  it("lets a quick webhook's burst beyond its organization's share wait in the worker for a handed-over slot instead of parking it", async () => {
+    const queue = newQueue();
+    const [worker] = await workers(queue, 1, { WEBHOOK_MAX_IN_FLIGHT_PER_ORG: '2' });
+    const path = uniquePath('quick');
+    let open = 0;
+    let mostOpen = 0;
+    receiver.on(path, async () => {
+      mostOpen = Math.max(mostOpen, (open += 1));
+      await sleep(5);
+      open -= 1;
+      return { status: 200 };
+    });
+    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    // One at a time first: the worker learns that the receiver answers at once.
+    for (let i = 1; i <= 3; i += 1) {
+      await queue.deliver(orgId, hook.id, 'row.created');
+      await eventually(() => expect(receiver.at(path)).toHaveLength(i));
+    }
+    const burst = await Promise.all(Array.from({ length: 8 }, () => queue.deliver(orgId, hook.id, 'row.created')));
+    await eventually(() => expect(receiver.at(path)).toHaveLength(3 + burst.length));
+    // Six of the eight were beyond the organization's two: each waited for a slot an attempt handed over.
+    expect(await outcomes([worker], 'parked')).toBe(0);
+    expect(await outcomes([worker], 'waiting')).toBeGreaterThanOrEqual(burst.length - 2);
+    // Handed over, never asked for: the organization's attempts in flight stayed within its share.
+    expect(mostOpen).toBeLessThanOrEqual(2);
+  });
+
   it('keeps one organization to its share of a worker, so that its many hanging webhooks leave another organization room', async () => {
     const queue = newQueue();
     // The other organization first: making one runs the admin command line twice, which on a loaded machine
@@ -116,9 +145,11 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     const hanging = Array.from({ length: 4 }, () => uniquePath('org-share-hang'));
     for (const path of hanging) receiver.on(path, () => 'hang');
     const hooks = await Promise.all(hanging.map((path) => createWebhook(api, receiver.url(path), ['row.created'])));
-    await Promise.all(hooks.flatMap((hook) => Array.from({ length: 6 }, () => queue.deliver(orgId, hook.id, 'row.created'))));
     const inFlight = () => hanging.reduce((sum, path) => sum + receiver.at(path).length, 0);
-    await eventually(() => expect(inFlight()).toBeGreaterThanOrEqual(4));
+    // One delivery of each first, so that the share is taken by attempts in flight; then five more of each.
+    await Promise.all(hooks.map((hook) => queue.deliver(orgId, hook.id, 'row.created')));
+    await eventually(() => expect(inFlight()).toBe(4));
+    await Promise.all(hooks.flatMap((hook) => Array.from({ length: 5 }, () => queue.deliver(orgId, hook.id, 'row.created'))));
     const otherPath = uniquePath('org-share-other');
     const otherHook = await createWebhook(apiClient(other.key), receiver.url(otherPath), ['row.created']);
     const started = Date.now();

@@ -91,9 +91,14 @@ export class DeliveryProcessor {
     try {
       // The rate limit is asked for with the slot, in the same round trip, so it is read first.
       const rateLimit = (await read.webhook)?.rate_limit ?? null;
-      const answer = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, rateLimit, () => deliveryOutcomes.inc({ outcome: 'waiting' }));
+      // A job put aside is counted once: as waiting when it waited here first (and was parked after all), else as parked or paced.
+      let waited = false;
+      const answer = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, rateLimit, () => {
+        waited = true;
+        deliveryOutcomes.inc({ outcome: 'waiting' });
+      });
       if (!('slot' in answer)) {
-        deliveryOutcomes.inc({ outcome: 'parked' in answer ? 'parked' : 'paced' });
+        if (!waited) deliveryOutcomes.inc({ outcome: 'parked' in answer ? 'parked' : 'paced' });
         if (token) await job.moveToDelayed(Date.now() + ('parked' in answer ? PARK_MS : answer.waitMs), token);
         throw new DelayedError();
       }

@@ -136,9 +136,9 @@ return park(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], now)`;
 /**
  * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then
  * either hands the slot straight to the next holder, a job already waiting for it in the same worker
- * (only when no job of the webhook is parked or woken, which keep their turn, and the webhook's slots
- * and rate limit allow it), and answers 1; or wakes the parked job that has been due longest when a slot
- * is free for it and answers its id.
+ * (when the webhook's slots and rate limit allow it: a job already fetched goes before a parked one,
+ * whose wake-up would cost a round trip through the queue), and answers 1; or wakes the parked job that
+ * has been due longest when a slot is free for it and answers its id.
  * KEYS: leases, parked, woken, timeouts, pace, paced; ARGV: holder, max in flight, breaker threshold, outcome, next holder ('' for none), lease ms, interval ms.
  */
 const RELEASE = `
@@ -156,8 +156,7 @@ end
 ${SLOTS}
 if ARGV[5] ~= '' then
   unpark(KEYS[2], KEYS[3], ARGV[5])
-  if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[3]) == 0 and redis.call('ZCARD', KEYS[1]) < slots
-    and pace_free(KEYS[5], KEYS[6], tonumber(ARGV[7]), now) then
+  if redis.call('ZCARD', KEYS[1]) < slots and pace_free(KEYS[5], KEYS[6], tonumber(ARGV[7]), now) then
     if tonumber(ARGV[7]) > 0 then pace_start(KEYS[5], KEYS[6], ARGV[5], tonumber(ARGV[7]), now) end
     redis.call('ZADD', KEYS[1], now + tonumber(ARGV[6]), ARGV[5])
     redis.call('PEXPIRE', KEYS[1], ARGV[6])
@@ -276,7 +275,7 @@ export class InFlightLeases implements OnApplicationShutdown {
 
   /**
    * Frees the holder's slot. With `next`, a job waiting in this worker, the slot goes straight to it when
-   * nothing of the webhook is parked and its slots allow (`handed`); otherwise the parked job that has been
+   * the webhook's slots allow (`handed`); otherwise the parked job that has been
    * due longest is woken, if a slot is free for it, and answered (`woken`). A slot is handed over only when
    * the rate limit (`intervalMs`) lets a job start now.
    */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery-queue';
@@ -9,6 +10,20 @@ import { InFlightLeases, paceInterval, SlotOutcome } from './in-flight-leases';
  * worker's concurrency, and the others' jobs always find room (the noisy neighbour).
  */
 export const WAITING_PER_SLOT = 3;
+
+/**
+ * A webhook whose attempts took at most this long (a moving average of the slots it held here, with no
+ * timeout since), or that has had no attempt here yet, is quick: a job of it that finds no room above
+ * waits here anyway, as long as the webhook's attempts here keep ending (none for QUICK_WAIT_MS is a
+ * stall, and those jobs are parked), because its slots come free every few milliseconds and parking it
+ * (a round trip through Redis's delayed set and the queue) would cost more than the wait.
+ */
+export const QUICK_RECEIVER_MS = 25;
+export const QUICK_WAIT_MS = 250;
+/** Weight of the newest attempt in a webhook's moving average. */
+const AVERAGE_WEIGHT = 0.2;
+/** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
+const AVERAGES_KEPT = 10_000;
 
 /** A slot held for one attempt; give it back once, as soon as the request to the receiver is over. */
 export interface HeldSlot {
@@ -23,6 +38,8 @@ export type SlotAnswer = { slot: HeldSlot } | { parked: true } | { waitMs: numbe
 
 interface Waiter {
   holder: string;
+  /** Beyond the room a webhook has in the worker: sent on its way when the webhook's attempts stall. */
+  limited: boolean;
   /** True: the slot was handed over (its lease is already the waiter's); false: take one the usual way. */
   resume: (handed: boolean) => void;
 }
@@ -35,18 +52,25 @@ interface WebhookSlots {
   waiting: Waiter[];
   /** The webhook's least ms between starts, as the last job to ask read it (0 for no rate limit). */
   intervalMs: number;
+  /** When an attempt of the webhook here last ended (performance.now()). */
+  lastEnded: number;
+  /** Watches for a stall while jobs wait beyond the room. */
+  stallTimer?: NodeJS.Timeout;
 }
 
 /**
  * The worker's side of the per-webhook cap. The leases in Redis are the truth across workers; this only
  * saves the churn when one worker already holds all of a webhook's slots (a backlog, a burst): instead
  * of asking Redis, being parked in the delayed set and woken and fetched again, the job waits here and an
- * attempt that ends hands its slot straight to it in the same round trip that frees it. Parked jobs keep
- * their turn: a slot is handed over only while none of the webhook's jobs is parked or woken.
+ * attempt that ends hands its slot straight to it in the same round trip that frees it, before any parked
+ * job of the webhook (a parked job is woken by a release that finds nobody waiting here, or by the sweep).
  *
  * It also keeps each organization to WEBHOOK_MAX_IN_FLIGHT_PER_ORG of this worker's slots, counting its jobs
  * in flight, waiting here and asking Redis: a job beyond that is parked in its webhook's list without
  * asking for a slot, so many slow webhooks of one organization leave the other organizations' jobs room.
+ * Only a job of a quick webhook with an attempt here waits beyond it, for a slot handed over while the
+ * webhook's attempts keep ending: its organization's attempts in flight stay within the share, and the
+ * worker's slots those jobs hold come back at the webhook's pace, or at once when it stalls.
  */
 @Injectable()
 export class WorkerSlots {
@@ -54,6 +78,8 @@ export class WorkerSlots {
   private readonly webhooks = new Map<string, WebhookSlots>();
   /** Jobs of each organization between taking and giving back a slot here. */
   private readonly organizations = new Map<string, number>();
+  /** Each webhook's moving average of the ms its slots were held here; Infinity after a timeout. */
+  private readonly holdMs = new Map<string, number>();
   private readonly max: number;
   private readonly maxPerOrganization: number;
   private closing = false;
@@ -74,14 +100,12 @@ export class WorkerSlots {
    * here instead.
    */
   async take(webhookId: string, organizationId: string, holder: string, rateLimit: number | null, onWait?: () => void): Promise<SlotAnswer> {
-    if ((this.organizations.get(organizationId) ?? 0) >= this.maxPerOrganization) {
-      await this.leases.park(webhookId, holder);
-      return { parked: true };
-    }
+    const overShare = (this.organizations.get(organizationId) ?? 0) >= this.maxPerOrganization;
+    if (overShare && !this.quick(webhookId)) return this.park(webhookId, holder);
     this.count(organizationId, 1);
     let answer: SlotAnswer | undefined;
     try {
-      answer = await this.takeForWebhook(webhookId, holder, paceInterval(rateLimit), onWait);
+      answer = await this.takeForWebhook(webhookId, holder, paceInterval(rateLimit), overShare, onWait);
     } finally {
       if (!answer || !('slot' in answer)) this.count(organizationId, -1);
     }
@@ -91,13 +115,27 @@ export class WorkerSlots {
     return { slot: { release: (outcome) => (released ??= taken.release(outcome).finally(() => this.count(organizationId, -1))) } };
   }
 
-  private async takeForWebhook(webhookId: string, holder: string, intervalMs: number, onWait?: () => void): Promise<SlotAnswer> {
+  /**
+   * Waits here for a slot handed over by an attempt of this worker when the webhook's slots are taken here
+   * (or being asked for), within the room above; a job over its organization's share, or beyond that room,
+   * waits only for a quick webhook and only until it stalls. A job over its share that gets no slot handed
+   * is parked without asking Redis, so the share bounds what the organization has in flight here.
+   */
+  private async takeForWebhook(webhookId: string, holder: string, intervalMs: number, overShare: boolean, onWait?: () => void): Promise<SlotAnswer> {
     const slots = this.slotsOf(webhookId);
     slots.intervalMs = intervalMs;
-    if (!this.closing && slots.inFlight >= this.max && slots.waiting.length < WAITING_PER_SLOT * this.max) {
+    // Jobs already asking count as holding: a burst of a webhook's jobs waits here behind its first `max`
+    // instead of asking Redis all at once and being parked, all but those.
+    const held = slots.inFlight + slots.asking;
+    const room = !overShare && slots.waiting.length < WAITING_PER_SLOT * this.max;
+    if (!this.closing && held > 0 && (held >= this.max || overShare) && (room || this.quick(webhookId))) {
       onWait?.();
-      const handed = await new Promise<boolean>((resume) => slots.waiting.push({ holder, resume }));
+      const handed = await this.wait(slots, holder, !room);
       if (handed) return { slot: this.held(webhookId, holder, slots) };
+    }
+    if (overShare) {
+      this.forgetIfIdle(webhookId, slots);
+      return this.park(webhookId, holder);
     }
     slots.asking += 1;
     let acquired = false;
@@ -108,25 +146,90 @@ export class WorkerSlots {
     } finally {
       slots.asking -= 1;
       if (acquired) slots.inFlight += 1;
-      else this.forgetIfIdle(webhookId, slots);
+      else {
+        // No slot for this one (parked or paced): the next job waiting here asks for itself rather than wait
+        // for an attempt of this worker that may never come.
+        slots.waiting.shift()?.resume(false);
+        this.forgetIfIdle(webhookId, slots);
+      }
     }
     return { slot: this.held(webhookId, holder, slots) };
+  }
+
+  /** In the webhook's line here until a slot is handed over (true) or not (false: closing, no handover, or a stall of a `limited` one). */
+  private wait(slots: WebhookSlots, holder: string, limited: boolean): Promise<boolean> {
+    return new Promise<boolean>((resume) => {
+      slots.waiting.push({ holder, limited, resume });
+      if (limited) this.watchForStall(slots);
+    });
+  }
+
+  /**
+   * While jobs wait beyond the room, checks that the webhook's attempts here keep ending: once none has for
+   * QUICK_WAIT_MS (the receiver slowed down or hangs), those jobs leave the line (to be parked) and leave
+   * the worker's slots to others. One timer per webhook, whatever the number waiting.
+   */
+  private watchForStall(slots: WebhookSlots): void {
+    if (slots.stallTimer) return;
+    const check = () => {
+      slots.stallTimer = undefined;
+      if (!slots.waiting.some((waiter) => waiter.limited)) return;
+      const quietMs = performance.now() - slots.lastEnded;
+      if (quietMs < QUICK_WAIT_MS) {
+        slots.stallTimer = setTimeout(check, QUICK_WAIT_MS - quietMs);
+        return;
+      }
+      const stalled = slots.waiting.filter((waiter) => waiter.limited);
+      slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
+      for (const waiter of stalled) waiter.resume(false);
+    };
+    slots.stallTimer = setTimeout(check, Math.max(1, QUICK_WAIT_MS - (performance.now() - slots.lastEnded)));
+  }
+
+  private async park(webhookId: string, holder: string): Promise<SlotAnswer> {
+    await this.leases.park(webhookId, holder);
+    return { parked: true };
+  }
+
+  /**
+   * Whether the webhook's attempts here have been quick (see QUICK_RECEIVER_MS). One not seen yet is, so that
+   * the first burst of a new webhook waits too; if it hangs, its first attempts stall and the jobs are parked.
+   */
+  private quick(webhookId: string): boolean {
+    return (this.holdMs.get(webhookId) ?? 0) <= QUICK_RECEIVER_MS;
+  }
+
+  private observe(webhookId: string, heldMs: number, outcome: SlotOutcome): void {
+    const last = this.holdMs.get(webhookId);
+    const next = outcome === 'timeout' ? Infinity : last === undefined || last === Infinity ? heldMs : last + AVERAGE_WEIGHT * (heldMs - last);
+    if (last === undefined && this.holdMs.size >= AVERAGES_KEPT) this.holdMs.clear();
+    this.holdMs.set(webhookId, next);
   }
 
   /** Stops waiting: every job waiting here takes a slot the usual way (or is parked), so the worker can close. */
   close(): void {
     this.closing = true;
-    for (const slots of this.webhooks.values()) for (const waiter of slots.waiting.splice(0)) waiter.resume(false);
+    for (const slots of this.webhooks.values()) {
+      clearTimeout(slots.stallTimer);
+      for (const waiter of slots.waiting.splice(0)) waiter.resume(false);
+    }
   }
 
   private held(webhookId: string, holder: string, slots: WebhookSlots): HeldSlot {
+    const since = performance.now();
     let released: Promise<void> | undefined;
-    return { release: (outcome) => (released ??= this.release(webhookId, holder, slots, outcome)) };
+    return {
+      release: (outcome) => {
+        if (!released) this.observe(webhookId, performance.now() - since, outcome);
+        return (released ??= this.release(webhookId, holder, slots, outcome));
+      },
+    };
   }
 
   /** Frees the slot, handing it to a job waiting here when Redis allows, else waking a parked job; a slot that cannot be freed lapses by itself. */
   private async release(webhookId: string, holder: string, slots: WebhookSlots, outcome: SlotOutcome): Promise<void> {
     slots.inFlight -= 1;
+    slots.lastEnded = performance.now();
     const next = this.closing ? undefined : slots.waiting.shift();
     try {
       const { handed, woken } = await this.leases.release(webhookId, holder, outcome, slots.intervalMs, next?.holder);
@@ -150,7 +253,7 @@ export class WorkerSlots {
   private slotsOf(webhookId: string): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, waiting: [], intervalMs: 0 };
+      slots = { inFlight: 0, asking: 0, waiting: [], intervalMs: 0, lastEnded: performance.now() };
       this.webhooks.set(webhookId, slots);
     }
     return slots;

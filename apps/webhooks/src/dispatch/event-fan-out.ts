@@ -187,18 +187,19 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), body });
         dataOf.set(event.id, event.data);
       }
-      const pairs = new Map<string, { eventId: string; webhookId: string }>();
+      // Each event once (stored is keyed by its id), each of its webhooks once (the index answers them distinct).
+      const pairs: Array<{ eventId: string; webhookId: string }> = [];
       // CPU time, not the clock: a process that waits for a core meanwhile is not charged for it.
       const matchingStarted = process.cpuUsage();
       for (const event of stored.values()) {
         // Only the webhooks of the event's kind and table are looked at, and of those only the aims its row may meet are tested.
         for (const webhookId of subscriptions.get(event.organizationId)?.webhooksFor(event, dataOf.get(event.id)) ?? []) {
-          pairs.set(`${event.id}_${webhookId}`, { eventId: event.id, webhookId });
+          pairs.push({ eventId: event.id, webhookId });
         }
       }
       const matchingUsed = process.cpuUsage(matchingStarted);
       matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
-      const series = await this.store.storeFanOut([...stored.values()], [...pairs.values()]);
+      const series = await this.store.storeFanOut([...stored.values()], pairs);
       const jobs = series
         .filter((open) => !open.finished)
         .map((open) => {
