@@ -14,12 +14,12 @@ export const WAITING_PER_SLOT = 3;
 /**
  * A webhook whose attempts took at most this long (a moving average of the slots it held here, with no
  * timeout since), or that has had no attempt here yet, is quick: a job of it that finds no room above
- * waits here anyway, as long as the webhook's attempts here keep ending (none for QUICK_WAIT_MS is a
+ * waits here anyway, as long as the webhook's attempts here keep ending (none for STALL_MS is a
  * stall, and those jobs are parked), because its slots come free every few milliseconds and parking it
  * (a round trip through Redis's delayed set and the queue) would cost more than the wait.
  */
-export const QUICK_RECEIVER_MS = 25;
-export const QUICK_WAIT_MS = 250;
+export const QUICK_RECEIVER_MS = 100;
+export const STALL_MS = 1_000;
 /** Weight of the newest attempt in a webhook's moving average. */
 const AVERAGE_WEIGHT = 0.2;
 /** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
@@ -166,7 +166,7 @@ export class WorkerSlots {
 
   /**
    * While jobs wait beyond the room, checks that the webhook's attempts here keep ending: once none has for
-   * QUICK_WAIT_MS (the receiver slowed down or hangs), those jobs leave the line (to be parked) and leave
+   * STALL_MS (the receiver slowed down or hangs), those jobs leave the line (to be parked) and leave
    * the worker's slots to others. One timer per webhook, whatever the number waiting.
    */
   private watchForStall(slots: WebhookSlots): void {
@@ -175,15 +175,15 @@ export class WorkerSlots {
       slots.stallTimer = undefined;
       if (!slots.waiting.some((waiter) => waiter.limited)) return;
       const quietMs = performance.now() - slots.lastEnded;
-      if (quietMs < QUICK_WAIT_MS) {
-        slots.stallTimer = setTimeout(check, QUICK_WAIT_MS - quietMs);
+      if (quietMs < STALL_MS) {
+        slots.stallTimer = setTimeout(check, STALL_MS - quietMs);
         return;
       }
       const stalled = slots.waiting.filter((waiter) => waiter.limited);
       slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
       for (const waiter of stalled) waiter.resume(false);
     };
-    slots.stallTimer = setTimeout(check, Math.max(1, QUICK_WAIT_MS - (performance.now() - slots.lastEnded)));
+    slots.stallTimer = setTimeout(check, Math.max(1, STALL_MS - (performance.now() - slots.lastEnded)));
   }
 
   private async park(webhookId: string, holder: string): Promise<SlotAnswer> {
