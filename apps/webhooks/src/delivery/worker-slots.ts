@@ -134,6 +134,7 @@ export class WorkerSlots {
       if (handed) return { slot: this.held(webhookId, holder, slots) };
     }
     if (overShare) {
+      this.releaseStranded(slots);
       this.forgetIfIdle(webhookId, slots);
       return this.park(webhookId, holder);
     }
@@ -150,6 +151,7 @@ export class WorkerSlots {
         // No slot for this one (parked or paced): the next job waiting here asks for itself rather than wait
         // for an attempt of this worker that may never come.
         slots.waiting.shift()?.resume(false);
+        this.releaseStranded(slots);
         this.forgetIfIdle(webhookId, slots);
       }
     }
@@ -184,6 +186,15 @@ export class WorkerSlots {
       for (const waiter of stalled) waiter.resume(false);
     };
     slots.stallTimer = setTimeout(check, Math.max(1, STALL_MS - (performance.now() - slots.lastEnded)));
+  }
+
+  /**
+   * Only an attempt of this worker can hand a waiting job its slot: when the webhook has none here, in flight
+   * or asking, every job still waiting goes its own way (asks Redis, or is parked) instead of waiting for good.
+   */
+  private releaseStranded(slots: WebhookSlots): void {
+    if (slots.inFlight + slots.asking > 0) return;
+    for (const waiter of slots.waiting.splice(0)) waiter.resume(false);
   }
 
   private async park(webhookId: string, holder: string): Promise<SlotAnswer> {
@@ -235,9 +246,11 @@ export class WorkerSlots {
       const { handed, woken } = await this.leases.release(webhookId, holder, outcome, slots.intervalMs, next?.holder);
       if (handed) slots.inFlight += 1;
       next?.resume(handed);
+      if (!handed) this.releaseStranded(slots);
       if (woken) await this.deliveryQueue.promote(woken);
     } catch (error) {
       next?.resume(false);
+      this.releaseStranded(slots);
       this.logger.warn({ err: error, webhookId }, 'could not free an in-flight slot; it lapses at its expiry');
     } finally {
       this.forgetIfIdle(webhookId, slots);

@@ -1,0 +1,92 @@
+import type { WebhooksWorkerConfig } from '../webhooks.config';
+import type { DeliveryQueue } from './delivery-queue';
+import type { InFlightLeases, LeaseAnswer, SlotOutcome } from './in-flight-leases';
+import { SlotAnswer, STALL_MS, WorkerSlots } from './worker-slots';
+
+const MAX = 2;
+const SHARE = 3;
+
+/** Redis's side, kept in memory: `max` leases per webhook, a release hands its slot to the named next holder. */
+class MemoryLeases {
+  readonly held = new Set<string>();
+  readonly parked: string[] = [];
+  mostHeld = 0;
+  constructor(private readonly grants: boolean) {}
+
+  async acquire(_webhookId: string, holder: string): Promise<LeaseAnswer> {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (!this.grants || this.held.size >= MAX) {
+      this.parked.push(holder);
+      return { granted: false };
+    }
+    this.held.add(holder);
+    this.mostHeld = Math.max(this.mostHeld, this.held.size);
+    return { granted: true };
+  }
+
+  async park(_webhookId: string, holder: string): Promise<void> {
+    this.parked.push(holder);
+  }
+
+  async release(_webhookId: string, holder: string, _outcome: SlotOutcome, _intervalMs: number, next?: string): Promise<{ handed: boolean }> {
+    this.held.delete(holder);
+    if (next === undefined) return { handed: false };
+    this.held.add(next);
+    return { handed: true };
+  }
+}
+
+function workerSlots(leases: MemoryLeases): WorkerSlots {
+  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: MAX, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE } as WebhooksWorkerConfig;
+  return new WorkerSlots(leases as unknown as InFlightLeases, { promote: async () => true } as unknown as DeliveryQueue, config);
+}
+
+const isSlot = (answer: SlotAnswer): answer is { slot: { release: (outcome: SlotOutcome) => Promise<void> } } => 'slot' in answer;
+
+describe('WorkerSlots', () => {
+  it('leaves no job waiting for good when another worker holds every slot of the webhook', async () => {
+    const leases = new MemoryLeases(false);
+    const slots = workerSlots(leases);
+    // A burst: the first ones ask Redis, the rest wait behind them, some beyond the organization's share.
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => slots.take('hook', 'org', `job-${i}`, null)));
+    expect(answers.every((answer) => 'parked' in answer)).toBe(true);
+    expect(new Set(leases.parked).size).toBe(12);
+    // At once: with no attempt of this worker left to hand them a slot, none waits for a stall to be seen.
+    expect(Date.now() - started).toBeLessThan(STALL_MS / 2);
+  });
+
+  it("hands a quick webhook's slots to jobs beyond the organization's share, never more in flight than the share", async () => {
+    const leases = new MemoryLeases(true);
+    const slots = workerSlots(leases);
+    const deliver = async (i: number) => {
+      const answer = await slots.take('hook', 'org', `job-${i}`, null);
+      if (!isSlot(answer)) return 'parked';
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await answer.slot.release('success');
+      return 'delivered';
+    };
+    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(i)));
+    expect(outcomes.filter((outcome) => outcome === 'delivered')).toHaveLength(10);
+    expect(leases.mostHeld).toBeLessThanOrEqual(MAX);
+    expect(leases.parked).toEqual([]);
+  });
+
+  it("parks the jobs beyond the share once the webhook's attempts stop ending", async () => {
+    const leases = new MemoryLeases(true);
+    const slots = workerSlots(leases);
+    // Two attempts take the webhook's slots and hang; a third waits within the share, four more beyond it.
+    const first = await Promise.all([0, 1].map((i) => slots.take('hook', 'org', `job-${i}`, null)));
+    expect(first.every(isSlot)).toBe(true);
+    const started = Date.now();
+    const later = Array.from({ length: 5 }, (_, i) => slots.take('hook', 'org', `job-${i + 2}`, null));
+    const beyond = await Promise.all(later.slice(1));
+    expect(beyond.every((answer) => 'parked' in answer)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS - 50);
+    // The one within the share still waits for a slot an attempt of this worker hands over.
+    const [hung] = first;
+    if (isSlot(hung)) await hung.slot.release('timeout');
+    expect(isSlot(await later[0])).toBe(true);
+    slots.close();
+  });
+});
