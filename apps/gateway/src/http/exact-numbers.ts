@@ -1,4 +1,5 @@
 import { joinPath } from '@platform/errors';
+import { closingQuote, QUOTE } from './json-text';
 
 /**
  * A JSON number is read as a double, which holds any 15 significant digits exactly; a longer literal may
@@ -43,16 +44,10 @@ function isNumberChar(code: number): boolean {
  */
 export function inexactNumber(text: string): string | undefined {
   if (!WORTH_A_LOOK.test(text)) return undefined;
-  let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const char = text.charCodeAt(i);
-    if (inString) {
-      if (char === 92 /* \\ */) i += 1;
-      else if (char === 34 /* " */) inString = false;
-      continue;
-    }
-    if (char === 34) {
-      inString = true;
+    if (char === QUOTE) {
+      i = closingQuote(text, i);
       continue;
     }
     if (!isNumberChar(char)) continue;

@@ -8,6 +8,7 @@ import { counter, histogram } from '@platform/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { GatewayConfig } from '../gateway.config';
+import { closingQuote, QUOTE } from './json-text';
 import { errorPayload, sendError, toAppError } from './error-reply';
 import { inexactNumber, pathOfNumber } from './exact-numbers';
 
@@ -67,13 +68,9 @@ export function createHttpAdapter(config: GatewayConfig): FastifyAdapter {
 export function nestingDepth(text: string): number {
   let depth = 0;
   let deepest = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const char = text.charCodeAt(i);
-    if (inString) {
-      if (char === 92 /* \\ */) i += 1;
-      else if (char === 34 /* " */) inString = false;
-    } else if (char === 34) inString = true;
+    if (char === QUOTE) i = closingQuote(text, i);
     else if (char === 123 || char === 91 /* { [ */) deepest = Math.max(deepest, ++depth);
     else if (char === 125 || char === 93 /* } ] */) depth -= 1;
   }
