@@ -231,8 +231,9 @@ export class WorkerSlots {
     let released: Promise<void> | undefined;
     return {
       release: (outcome) => {
-        if (!released) this.observe(webhookId, performance.now() - since, outcome);
-        return (released ??= this.release(webhookId, holder, slots, outcome));
+        if (released) return released;
+        this.observe(webhookId, performance.now() - since, outcome);
+        return (released = this.release(webhookId, holder, slots, outcome));
       },
     };
   }
