@@ -101,6 +101,18 @@ export class WebhooksWorkerConfig extends WebhooksConfig {
   @IsIntBetween(1, 5_000)
   WEBHOOK_MAX_IN_FLIGHT_PER_ORG = 50;
 
+  /**
+   * A webhook whose attempts held their slot at most this long on average (or that has had none yet) is
+   * quick: its deliveries beyond the room above wait in the worker for a slot handed over instead of
+   * being parked, as long as its attempts keep ending.
+   */
+  @IsIntBetween(1, 60_000)
+  WEBHOOK_QUICK_RECEIVER_MS = 100;
+
+  /** How long without an attempt of a quick webhook ending before the deliveries waiting beyond the room are parked. */
+  @IsIntBetween(100, 600_000)
+  WEBHOOK_STALL_MS = 1_000;
+
   /** How long a job stays locked to a worker without renewal; a killed worker's jobs come back after it. */
   @IsIntBetween(500, 600_000)
   WEBHOOK_JOB_LOCK_MS = 30_000;

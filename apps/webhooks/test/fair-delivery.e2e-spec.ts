@@ -109,13 +109,14 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
 
   it("lets a quick webhook's burst beyond its organization's share wait in the worker for a handed-over slot instead of parking it", async () => {
     const queue = newQueue();
-    const [worker] = await workers(queue, 1, { WEBHOOK_MAX_IN_FLIGHT_PER_ORG: '2' });
+    // Generous bounds for quick and stalled: on a loaded machine a 20 ms answer can take longer than the defaults.
+    const [worker] = await workers(queue, 1, { WEBHOOK_MAX_IN_FLIGHT_PER_ORG: '2', WEBHOOK_QUICK_RECEIVER_MS: '2000', WEBHOOK_STALL_MS: '10000' });
     const path = uniquePath('quick');
     let open = 0;
     let mostOpen = 0;
     receiver.on(path, async () => {
       mostOpen = Math.max(mostOpen, (open += 1));
-      // Quick (under 100 ms), yet long enough that the burst finds the organization's two slots taken.
+      // Quick, yet long enough that the burst finds the organization's two slots taken.
       await sleep(20);
       open -= 1;
       return { status: 200 };

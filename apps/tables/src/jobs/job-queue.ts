@@ -50,9 +50,9 @@ export abstract class JobQueue<Row extends JobRow, Job extends ClaimedJob> imple
     for (const row of rows) {
       const { rows: held } = await tx.query<{ held: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('${this.table}'), hashtext($1)) AS held`, [row.id]);
       if (!held[0].held) continue;
-      // Read again under the lock: the holder that just let go may have finished it.
-      const { rowCount } = await tx.query(`SELECT 1 FROM ${this.table} WHERE id = $1 AND status IN ('queued', 'running')`, [row.id]);
-      if (rowCount) return this.toJob(row);
+      // Read again under the lock: the holder that just let go may have finished it, or counted a run.
+      const { rows: current } = await tx.query<Row>(`SELECT * FROM ${this.table} WHERE id = $1 AND status IN ('queued', 'running')`, [row.id]);
+      if (current[0]) return this.toJob(current[0]);
     }
     return undefined;
   }

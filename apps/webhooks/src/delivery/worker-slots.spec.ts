@@ -1,10 +1,11 @@
 import type { WebhooksWorkerConfig } from '../webhooks.config';
 import type { DeliveryQueue } from './delivery-queue';
 import type { InFlightLeases, LeaseAnswer, SlotOutcome } from './in-flight-leases';
-import { SlotAnswer, STALL_MS, WorkerSlots } from './worker-slots';
+import { SlotAnswer, WorkerSlots } from './worker-slots';
 
 const MAX = 2;
 const SHARE = 3;
+const STALL_MS = 1_000;
 
 /** Redis's side, kept in memory: `max` leases per webhook, a release hands its slot to the named next holder. */
 class MemoryLeases {
@@ -37,7 +38,7 @@ class MemoryLeases {
 }
 
 function workerSlots(leases: MemoryLeases): WorkerSlots {
-  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: MAX, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE } as WebhooksWorkerConfig;
+  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: MAX, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
   return new WorkerSlots(leases as unknown as InFlightLeases, { promote: async () => true } as unknown as DeliveryQueue, config);
 }
 

@@ -11,15 +11,14 @@ import { InFlightLeases, paceInterval, SlotOutcome } from './in-flight-leases';
  */
 export const WAITING_PER_SLOT = 3;
 
-/**
- * A webhook whose attempts took at most this long (a moving average of the slots it held here, with no
- * timeout since), or that has had no attempt here yet, is quick: a job of it that finds no room above
- * waits here anyway, as long as the webhook's attempts here keep ending (none for STALL_MS is a
- * stall, and those jobs are parked), because its slots come free every few milliseconds and parking it
- * (a round trip through Redis's delayed set and the queue) would cost more than the wait.
+/*
+ * A webhook whose attempts took at most WEBHOOK_QUICK_RECEIVER_MS (a moving average of the slots it held
+ * here, with no timeout since), or that has had no attempt here yet, is quick: a job of it that finds no
+ * room above waits here anyway, as long as the webhook's attempts here keep ending (none for
+ * WEBHOOK_STALL_MS is a stall, and those jobs are parked), because its slots come free every few
+ * milliseconds and parking it (a round trip through Redis's delayed set and the queue) would cost more
+ * than the wait.
  */
-export const QUICK_RECEIVER_MS = 100;
-export const STALL_MS = 1_000;
 /** Weight of the newest attempt in a webhook's moving average. */
 const AVERAGE_WEIGHT = 0.2;
 /** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
@@ -82,6 +81,8 @@ export class WorkerSlots {
   private readonly holdMs = new Map<string, number>();
   private readonly max: number;
   private readonly maxPerOrganization: number;
+  private readonly quickMs: number;
+  private readonly stallMs: number;
   private closing = false;
 
   constructor(
@@ -91,6 +92,8 @@ export class WorkerSlots {
   ) {
     this.max = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
     this.maxPerOrganization = config.WEBHOOK_MAX_IN_FLIGHT_PER_ORG;
+    this.quickMs = config.WEBHOOK_QUICK_RECEIVER_MS;
+    this.stallMs = config.WEBHOOK_STALL_MS;
   }
 
   /**
@@ -168,7 +171,7 @@ export class WorkerSlots {
 
   /**
    * While jobs wait beyond the room, checks that the webhook's attempts here keep ending: once none has for
-   * STALL_MS (the receiver slowed down or hangs), those jobs leave the line (to be parked) and leave
+   * WEBHOOK_STALL_MS (the receiver slowed down or hangs), those jobs leave the line (to be parked) and leave
    * the worker's slots to others. One timer per webhook, whatever the number waiting.
    */
   private watchForStall(slots: WebhookSlots): void {
@@ -177,15 +180,15 @@ export class WorkerSlots {
       slots.stallTimer = undefined;
       if (!slots.waiting.some((waiter) => waiter.limited)) return;
       const quietMs = performance.now() - slots.lastEnded;
-      if (quietMs < STALL_MS) {
-        slots.stallTimer = setTimeout(check, STALL_MS - quietMs);
+      if (quietMs < this.stallMs) {
+        slots.stallTimer = setTimeout(check, this.stallMs - quietMs);
         return;
       }
       const stalled = slots.waiting.filter((waiter) => waiter.limited);
       slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
       for (const waiter of stalled) waiter.resume(false);
     };
-    slots.stallTimer = setTimeout(check, Math.max(1, STALL_MS - (performance.now() - slots.lastEnded)));
+    slots.stallTimer = setTimeout(check, Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
   }
 
   /**
@@ -203,11 +206,11 @@ export class WorkerSlots {
   }
 
   /**
-   * Whether the webhook's attempts here have been quick (see QUICK_RECEIVER_MS). One not seen yet is, so that
+   * Whether the webhook's attempts here have been quick (see WEBHOOK_QUICK_RECEIVER_MS). One not seen yet is, so that
    * the first burst of a new webhook waits too; if it hangs, its first attempts stall and the jobs are parked.
    */
   private quick(webhookId: string): boolean {
-    return (this.holdMs.get(webhookId) ?? 0) <= QUICK_RECEIVER_MS;
+    return (this.holdMs.get(webhookId) ?? 0) <= this.quickMs;
   }
 
   private observe(webhookId: string, heldMs: number, outcome: SlotOutcome): void {
