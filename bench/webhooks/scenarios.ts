@@ -73,15 +73,25 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
   }
 }
 
+/** The worker's delivery outcomes so far (its `webhook_deliveries_total`), as `outcome=count` pairs. */
+async function workerOutcomes(healthPort: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+  const pairs = [...text.matchAll(/^webhook_deliveries_total\{outcome="(\w+)"\} (\d+)/gm)].map(([, outcome, count]) => `${outcome}=${count}`);
+  return pairs.join(' ');
+}
+
 /**
- * `BENCH_WEBHOOK_TRACE=1`: every 250 ms through a latency phase, the rows answered, the deliveries arrived and the
- * delivery queue's waiting, active and delayed (parked or paced) jobs, printed on stderr: where a backlog stands.
+ * `BENCH_WEBHOOK_TRACE=1`: every 250 ms through a latency phase, the rows answered, the deliveries arrived, the
+ * delivery queue's waiting, active and delayed (parked or paced) jobs and the worker's delivery outcomes so far,
+ * printed on stderr: where a backlog stands.
  */
-function traceQueue(queue: Queue, receiver: ArrivalRecorder, responses: ReadonlyMap<string, number>): { stop: () => void } {
+function traceQueue(queue: Queue, receiver: ArrivalRecorder, responses: ReadonlyMap<string, number>, workerHealthPort: number): { stop: () => void } {
   const started = Date.now();
   const timer = setInterval(() => {
-    void queue.getJobCounts('wait', 'active', 'delayed').then((counts) => {
-      process.stderr.write(`trace ${((Date.now() - started) / 1000).toFixed(2)}s created ${responses.size} arrived ${receiver.arrivals.length} wait ${counts.wait} active ${counts.active} delayed ${counts.delayed}\n`);
+    void Promise.all([queue.getJobCounts('wait', 'active', 'delayed'), workerOutcomes(workerHealthPort).catch(() => '')]).then(([counts, outcomes]) => {
+      process.stderr.write(
+        `trace ${((Date.now() - started) / 1000).toFixed(2)}s created ${responses.size} arrived ${receiver.arrivals.length} wait ${counts.wait} active ${counts.active} delayed ${counts.delayed} ${outcomes}\n`,
+      );
     });
   }, 250);
   return { stop: () => clearInterval(timer) };
@@ -112,7 +122,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const hooks = await subscribe(1, 'latency');
     receiver.reset();
     const responses = new Map<string, number>();
-    const trace = process.env.BENCH_WEBHOOK_TRACE ? traceQueue(queue, receiver, responses) : undefined;
+    const trace = process.env.BENCH_WEBHOOK_TRACE ? traceQueue(queue, receiver, responses, stack.process('webhooks-worker').healthPort) : undefined;
     const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses, rowsPerRequest);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
     trace?.stop();
