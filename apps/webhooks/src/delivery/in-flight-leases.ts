@@ -173,15 +173,16 @@ end
 return false`;
 
 /**
- * Wakes as many parked jobs as the webhook has free slots (counting jobs already woken and on their way)
- * and answers every woken job, so a wake-up that was lost is sent again; forgets the webhook once nothing
- * of it is parked or woken. KEYS: leases, parked, woken, timeouts, parked webhooks; ARGV: webhook id, max in flight, breaker threshold.
+ * Wakes as many parked jobs as the webhook has free slots (counting jobs already woken and on their way),
+ * or at least as many as asked for, and answers every woken job, so a wake-up that was lost is sent again;
+ * forgets the webhook once nothing of it is parked or woken.
+ * KEYS: leases, parked, woken, timeouts, parked webhooks; ARGV: webhook id, max in flight, breaker threshold, at least.
  */
 const SWEEP = `
 redis.replicate_commands()
 ${NOW}
 ${SLOTS}
-local free = slots - redis.call('ZCARD', KEYS[1]) - redis.call('ZCARD', KEYS[3])
+local free = math.max(slots - redis.call('ZCARD', KEYS[1]) - redis.call('ZCARD', KEYS[3]), tonumber(ARGV[4]))
 if free > 0 then
   local wake = redis.call('ZRANGE', KEYS[2], 0, free - 1, 'WITHSCORES')
   for i = 1, #wake, 2 do
@@ -229,7 +230,7 @@ type LeaseRedis = IORedis & {
   releaseLease(
     ...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number, intervalMs: number]
   ): Promise<string | number | null>;
-  sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number]): Promise<string[]>;
+  sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number, atLeast: number]): Promise<string[]>;
   parkHolder(...args: [parked: string, woken: string, parkedWebhooks: string, holder: string, webhookId: string]): Promise<number>;
 };
 
@@ -290,10 +291,13 @@ export class InFlightLeases implements OnApplicationShutdown {
     return this.redis.smembers(this.parkedWebhooks());
   }
 
-  /** Wakes the webhook's parked jobs its free slots allow; answers every woken job still to take a slot. */
-  async sweep(webhookId: string): Promise<string[]> {
+  /**
+   * Wakes the webhook's parked jobs its free slots allow, or at least `atLeast` of them (the longest due
+   * first); answers every woken job still to take a slot.
+   */
+  async sweep(webhookId: string, atLeast = 0): Promise<string[]> {
     const { leases, parked, woken, timeouts } = this.keys(webhookId);
-    return this.redis.sweepLeases(leases, parked, woken, timeouts, this.parkedWebhooks(), webhookId, this.max, BREAKER_TIMEOUTS);
+    return this.redis.sweepLeases(leases, parked, woken, timeouts, this.parkedWebhooks(), webhookId, this.max, BREAKER_TIMEOUTS, atLeast);
   }
 
   /** Drops a job the queue no longer holds (removed, or lost with Redis) from the webhook's lists. */

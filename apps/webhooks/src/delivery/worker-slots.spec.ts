@@ -1,3 +1,4 @@
+import { eventually } from '@platform/testing';
 import type { WebhooksWorkerConfig } from '../webhooks.config';
 import type { DeliveryQueue } from './delivery-queue';
 import type { InFlightLeases, LeaseAnswer, SlotOutcome } from './in-flight-leases';
@@ -29,6 +30,11 @@ class MemoryLeases {
     this.parked.push(holder);
   }
 
+  /** Wakes at least `atLeast` parked jobs (free slots aside), the longest parked first. */
+  async sweep(_webhookId: string, atLeast = 0): Promise<string[]> {
+    return this.parked.splice(0, atLeast);
+  }
+
   async release(_webhookId: string, holder: string, _outcome: SlotOutcome, _intervalMs: number, next?: string): Promise<{ handed: boolean }> {
     this.held.delete(holder);
     if (next === undefined) return { handed: false };
@@ -37,9 +43,10 @@ class MemoryLeases {
   }
 }
 
-function workerSlots(leases: MemoryLeases): WorkerSlots {
+function workerSlots(leases: MemoryLeases, promoted: string[] = []): WorkerSlots {
   const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: MAX, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
-  return new WorkerSlots(leases as unknown as InFlightLeases, { promote: async () => true } as unknown as DeliveryQueue, config);
+  const queue = { promote: async (jobId: string) => promoted.push(jobId) > 0 };
+  return new WorkerSlots(leases as unknown as InFlightLeases, queue as unknown as DeliveryQueue, config);
 }
 
 const isSlot = (answer: SlotAnswer): answer is { slot: { release: (outcome: SlotOutcome) => Promise<void> } } => 'slot' in answer;
@@ -73,9 +80,10 @@ describe('WorkerSlots', () => {
     expect(leases.parked).toEqual([]);
   });
 
-  it("parks the jobs beyond the share once the webhook's attempts stop ending", async () => {
+  it("parks the jobs beyond the share once the webhook's attempts stop ending, and wakes them when one ends", async () => {
     const leases = new MemoryLeases(true);
-    const slots = workerSlots(leases);
+    const promoted: string[] = [];
+    const slots = workerSlots(leases, promoted);
     // Two attempts take the webhook's slots and hang; a third waits within the share, four more beyond it.
     // The quiet is counted from the webhook's first job here, so the clock starts before it.
     const started = Date.now();
@@ -85,10 +93,15 @@ describe('WorkerSlots', () => {
     const beyond = await Promise.all(later.slice(1));
     expect(beyond.every((answer) => 'parked' in answer)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS - 50);
+    expect(leases.parked).toEqual(['job-3', 'job-4', 'job-5', 'job-6']);
+    expect(promoted).toEqual([]);
     // The one within the share still waits for a slot an attempt of this worker hands over.
+    await new Promise((resolve) => setTimeout(resolve, 150));
     const [hung] = first;
     if (isSlot(hung)) await hung.slot.release('timeout');
     expect(isSlot(await later[0])).toBe(true);
+    // An attempt ended: the stall is over, and the jobs it sent away are woken at once, not left behind newer ones.
+    await eventually(() => expect(promoted).toEqual(['job-3', 'job-4', 'job-5', 'job-6']));
     slots.close();
   });
 });

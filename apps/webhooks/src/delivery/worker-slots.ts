@@ -19,6 +19,8 @@ export const WAITING_PER_SLOT = 3;
  * milliseconds and parking it (a round trip through Redis's delayed set and the queue) would cost more
  * than the wait.
  */
+/** How long after a stall sent jobs away to be parked an ended attempt wakes them (they are on their way into the list). */
+const STALL_SETTLE_MS = 100;
 /** Weight of the newest attempt in a webhook's moving average. */
 const AVERAGE_WEIGHT = 0.2;
 /** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
@@ -55,6 +57,9 @@ interface WebhookSlots {
   lastEnded: number;
   /** Watches for a stall while jobs wait beyond the room. */
   stallTimer?: NodeJS.Timeout;
+  /** Jobs the last stall sent away to be parked, and when: woken again once an attempt here ends. */
+  stalledAway: number;
+  stalledAt: number;
 }
 
 /**
@@ -186,6 +191,8 @@ export class WorkerSlots {
       }
       const stalled = slots.waiting.filter((waiter) => waiter.limited);
       slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
+      slots.stalledAway += stalled.length;
+      slots.stalledAt = performance.now();
       for (const waiter of stalled) waiter.resume(false);
     };
     slots.stallTimer = setTimeout(check, Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
@@ -252,6 +259,7 @@ export class WorkerSlots {
       next?.resume(handed);
       if (!handed) this.releaseStranded(slots);
       if (woken) await this.deliveryQueue.promote(woken);
+      this.wakeStalledAway(webhookId, slots);
     } catch (error) {
       next?.resume(false);
       this.releaseStranded(slots);
@@ -259,6 +267,20 @@ export class WorkerSlots {
     } finally {
       this.forgetIfIdle(webhookId, slots);
     }
+  }
+
+  /**
+   * An attempt ended after a stall had sent the jobs waiting beyond the room to be parked: the stall is over
+   * (a slow first burst looks like one), so those jobs are woken at once instead of waiting, behind every job
+   * that comes after them, for slots nobody else wants. Not before they have had time to be parked.
+   */
+  private wakeStalledAway(webhookId: string, slots: WebhookSlots): void {
+    if (slots.stalledAway === 0 || this.closing || performance.now() - slots.stalledAt < STALL_SETTLE_MS) return;
+    const count = slots.stalledAway;
+    slots.stalledAway = 0;
+    void (async () => {
+      for (const jobId of await this.leases.sweep(webhookId, count)) await this.deliveryQueue.promote(jobId);
+    })().catch((error: unknown) => this.logger.warn({ err: error, webhookId }, 'could not wake the jobs a stall parked; the sweep does'));
   }
 
   private count(organizationId: string, change: number): void {
@@ -270,7 +292,7 @@ export class WorkerSlots {
   private slotsOf(webhookId: string): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, waiting: [], intervalMs: 0, lastEnded: performance.now() };
+      slots = { inFlight: 0, asking: 0, waiting: [], intervalMs: 0, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
       this.webhooks.set(webhookId, slots);
     }
     return slots;
