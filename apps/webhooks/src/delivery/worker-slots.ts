@@ -271,8 +271,9 @@ export class WorkerSlots {
 
   /**
    * An attempt ended after a stall had sent the jobs waiting beyond the room to be parked: the stall is over
-   * (a slow first burst looks like one), so those jobs are woken at once instead of waiting, behind every job
-   * that comes after them, for slots nobody else wants. Not before they have had time to be parked.
+   * (a slow first burst looks like one), so those jobs are woken at once: a release hands its slot to a job
+   * waiting here first, so they would otherwise stay parked behind every newer job until the webhook goes quiet.
+   * Not before they have had time to be parked.
    */
   private wakeStalledAway(webhookId: string, slots: WebhookSlots): void {
     if (slots.stalledAway === 0 || this.closing || performance.now() - slots.stalledAt < STALL_SETTLE_MS) return;
