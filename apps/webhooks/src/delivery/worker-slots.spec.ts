@@ -13,11 +13,23 @@ class MemoryLeases {
   readonly held = new Set<string>();
   readonly parked: string[] = [];
   mostHeld = 0;
-  constructor(private readonly grants: boolean) {}
+  asking = 0;
+  mostAsking = 0;
+  /**
+   * @param grants false: every slot is held elsewhere
+   * @param refusals the first asks refused all the same (another worker's attempt held the slot a moment)
+   */
+  constructor(
+    private readonly grants: boolean,
+    private refusals = 0,
+    private readonly max = MAX,
+  ) {}
 
   async acquire(_webhookId: string, holder: string): Promise<LeaseAnswer> {
+    this.mostAsking = Math.max(this.mostAsking, (this.asking += 1));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    if (!this.grants || this.held.size >= MAX) {
+    this.asking -= 1;
+    if (!this.grants || this.held.size >= this.max || (this.refusals -= 1) >= 0) {
       this.parked.push(holder);
       return { granted: false };
     }
@@ -43,8 +55,8 @@ class MemoryLeases {
   }
 }
 
-function workerSlots(leases: MemoryLeases, promoted: string[] = []): WorkerSlots {
-  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: MAX, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
+function workerSlots(leases: MemoryLeases, promoted: string[] = [], max = MAX): WorkerSlots {
+  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: max, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
   const queue = { promote: async (jobId: string) => promoted.push(jobId) > 0 };
   return new WorkerSlots(leases as unknown as InFlightLeases, queue as unknown as DeliveryQueue, config);
 }
@@ -62,6 +74,23 @@ describe('WorkerSlots', () => {
     expect(new Set(leases.parked).size).toBe(12);
     // At once: with no attempt of this worker left to hand them a slot, none waits for a stall to be seen.
     expect(Date.now() - started).toBeLessThan(STALL_MS / 2);
+  });
+
+  it('counts the jobs it sends on their way with the ones that come after them, though it forgot the webhook meanwhile', async () => {
+    // One slot; the first ask is refused, which sends the two jobs waiting behind it to ask for themselves.
+    const leases = new MemoryLeases(true, 1, 1);
+    const slots = workerSlots(leases, [], 1);
+    const first = [0, 1, 2].map((i) => slots.take('hook', 'org', `job-${i}`, null));
+    await new Promise((resolve) => setTimeout(resolve, 7));
+    // The refusal came, the two are asking: a job that arrives now waits behind them instead of asking too.
+    let waited = false;
+    const later = slots.take('hook', 'org', 'job-3', null, () => (waited = true));
+    const answers = await Promise.all(first);
+    expect(waited).toBe(true);
+    expect(leases.mostAsking).toBeLessThanOrEqual(2);
+    const granted = answers.find(isSlot);
+    if (granted) await granted.slot.release('success');
+    expect(isSlot(await later)).toBe(true);
   });
 
   it("hands a quick webhook's slots to jobs beyond the organization's share, never more in flight than the share", async () => {

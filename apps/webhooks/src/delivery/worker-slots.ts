@@ -50,6 +50,8 @@ interface WebhookSlots {
   inFlight: number;
   /** Jobs asking Redis for a slot right now. */
   asking: number;
+  /** Releases on their way to Redis: until they answer, the count is not forgotten (a handed-over slot lands in it). */
+  releasing: number;
   waiting: Waiter[];
   /** The webhook's least ms between starts, as the last job to ask read it (0 for no rate limit). */
   intervalMs: number;
@@ -130,7 +132,7 @@ export class WorkerSlots {
    * is parked without asking Redis, so the share bounds what the organization has in flight here.
    */
   private async takeForWebhook(webhookId: string, holder: string, intervalMs: number, overShare: boolean, onWait?: () => void): Promise<SlotAnswer> {
-    const slots = this.slotsOf(webhookId);
+    let slots = this.slotsOf(webhookId);
     slots.intervalMs = intervalMs;
     // Jobs already asking count as holding: a burst of a webhook's jobs waits here behind its first `max`
     // instead of asking Redis all at once and being parked, all but those.
@@ -140,6 +142,9 @@ export class WorkerSlots {
       onWait?.();
       const handed = await this.wait(slots, holder, !room);
       if (handed) return { slot: this.held(webhookId, holder, slots) };
+      // Sent on its way with everyone else waiting (a stall, nothing left in flight): the webhook's count here
+      // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
+      slots = this.slotsOf(webhookId);
     }
     if (overShare) {
       this.releaseStranded(slots);
@@ -251,6 +256,7 @@ export class WorkerSlots {
   /** Frees the slot, handing it to a job waiting here when Redis allows, else waking a parked job; a slot that cannot be freed lapses by itself. */
   private async release(webhookId: string, holder: string, slots: WebhookSlots, outcome: SlotOutcome): Promise<void> {
     slots.inFlight -= 1;
+    slots.releasing += 1;
     slots.lastEnded = performance.now();
     const next = this.closing ? undefined : slots.waiting.shift();
     try {
@@ -265,6 +271,7 @@ export class WorkerSlots {
       this.releaseStranded(slots);
       this.logger.warn({ err: error, webhookId }, 'could not free an in-flight slot; it lapses at its expiry');
     } finally {
+      slots.releasing -= 1;
       this.forgetIfIdle(webhookId, slots);
     }
   }
@@ -293,13 +300,15 @@ export class WorkerSlots {
   private slotsOf(webhookId: string): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, waiting: [], intervalMs: 0, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
+      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], intervalMs: 0, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
       this.webhooks.set(webhookId, slots);
     }
     return slots;
   }
 
   private forgetIfIdle(webhookId: string, slots: WebhookSlots): void {
-    if (slots.inFlight === 0 && slots.asking === 0 && slots.waiting.length === 0 && this.webhooks.get(webhookId) === slots) this.webhooks.delete(webhookId);
+    if (slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && this.webhooks.get(webhookId) === slots) {
+      this.webhooks.delete(webhookId);
+    }
   }
 }
