@@ -142,9 +142,10 @@ export class WorkerSlots {
       onWait?.();
       const handed = await this.wait(slots, holder, !room);
       if (handed) return { slot: this.held(webhookId, holder, slots) };
-      // Sent on its way with everyone else waiting (a stall, nothing left in flight): the webhook's count here
+      // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight): the webhook's count here
       // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
       slots = this.slotsOf(webhookId);
+      slots.intervalMs = intervalMs;
     }
     if (overShare) {
       this.releaseStranded(slots);
