@@ -34,10 +34,16 @@ export class ParkedJobsSweeper implements OnApplicationBootstrap, BeforeApplicat
   }
 
   async sweep(): Promise<void> {
-    for (const webhookId of await this.leases.webhooksWithParkedJobs()) {
-      for (const jobId of await this.leases.sweep(webhookId)) {
-        if (!(await this.deliveryQueue.promote(jobId))) await this.leases.forget(webhookId, jobId);
-      }
-    }
+    for (const webhookId of await this.leases.webhooksWithParkedJobs()) await wakeParked(this.leases, this.deliveryQueue, webhookId);
+  }
+}
+
+/**
+ * Wakes the webhook's parked jobs its free slots allow, or at least `atLeast` of them, and runs each woken job
+ * now; a job the queue no longer holds is dropped from the webhook's lists.
+ */
+export async function wakeParked(leases: InFlightLeases, deliveryQueue: DeliveryQueue, webhookId: string, atLeast = 0): Promise<void> {
+  for (const jobId of await leases.sweep(webhookId, atLeast)) {
+    if (!(await deliveryQueue.promote(jobId))) await leases.forget(webhookId, jobId);
   }
 }

@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery-queue';
 import { InFlightLeases, paceInterval, SlotOutcome } from './in-flight-leases';
+import { wakeParked } from './parked-jobs.sweeper';
 
 /**
  * How many jobs of one webhook may wait in a worker, per slot, for an attempt of the same worker to hand
@@ -132,8 +133,7 @@ export class WorkerSlots {
    * is parked without asking Redis, so the share bounds what the organization has in flight here.
    */
   private async takeForWebhook(webhookId: string, holder: string, intervalMs: number, overShare: boolean, onWait?: () => void): Promise<SlotAnswer> {
-    let slots = this.slotsOf(webhookId);
-    slots.intervalMs = intervalMs;
+    let slots = this.slotsOf(webhookId, intervalMs);
     // Jobs already asking count as holding: a burst of a webhook's jobs waits here behind its first `max`
     // instead of asking Redis all at once and being parked, all but those.
     const held = slots.inFlight + slots.asking;
@@ -144,8 +144,7 @@ export class WorkerSlots {
       if (handed) return { slot: this.held(webhookId, holder, slots) };
       // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight): the webhook's count here
       // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
-      slots = this.slotsOf(webhookId);
-      slots.intervalMs = intervalMs;
+      slots = this.slotsOf(webhookId, intervalMs);
     }
     if (overShare) {
       this.releaseStranded(slots);
@@ -287,9 +286,7 @@ export class WorkerSlots {
     if (slots.stalledAway === 0 || this.closing || performance.now() - slots.stalledAt < STALL_SETTLE_MS) return;
     const count = slots.stalledAway;
     slots.stalledAway = 0;
-    void (async () => {
-      for (const jobId of await this.leases.sweep(webhookId, count)) await this.deliveryQueue.promote(jobId);
-    })().catch((error: unknown) => this.logger.warn({ err: error, webhookId }, 'could not wake the jobs a stall parked; the sweep does'));
+    wakeParked(this.leases, this.deliveryQueue, webhookId, count).catch((error: unknown) => this.logger.warn({ err: error, webhookId }, 'could not wake the jobs a stall parked; the sweep does'));
   }
 
   private count(organizationId: string, change: number): void {
@@ -298,12 +295,14 @@ export class WorkerSlots {
     else this.organizations.delete(organizationId);
   }
 
-  private slotsOf(webhookId: string): WebhookSlots {
+  /** The webhook's count here (made when there is none), with the rate limit the asking job read. */
+  private slotsOf(webhookId: string, intervalMs: number): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], intervalMs: 0, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
+      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], intervalMs, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
       this.webhooks.set(webhookId, slots);
     }
+    slots.intervalMs = intervalMs;
     return slots;
   }
 
