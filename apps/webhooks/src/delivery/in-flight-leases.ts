@@ -200,6 +200,13 @@ return woken`;
 const LEASE_MARGIN_MS = 5_000;
 
 /**
+ * How long after a lease was written in Redis a worker may still pass it on to another job of the same
+ * webhook without asking Redis (see WorkerSlots): the lease lasts this much longer than one attempt, so
+ * an attempt that takes it over at the last moment still ends before it lapses.
+ */
+export const PASS_ON_MS = 2_000;
+
+/**
  * After this many timeouts in a row a webhook gets one slot instead of the maximum, until an attempt
  * succeeds: a receiver that has stopped answering is probed one request at a time, not hammered.
  */
@@ -253,7 +260,7 @@ export class InFlightLeases implements OnApplicationShutdown {
     redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });
     redis.defineCommand('parkHolder', { numberOfKeys: 3, lua: PARK });
     this.redis = redis as LeaseRedis;
-    this.leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.leaseMs = config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS + PASS_ON_MS;
     this.max = config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK;
   }
 
@@ -275,14 +282,15 @@ export class InFlightLeases implements OnApplicationShutdown {
   }
 
   /**
-   * Frees the holder's slot. With `next`, a job waiting in this worker, the slot goes straight to it when
+   * Frees a slot: `lease` names it (the job that took it from Redis; a worker that passed it on to other
+   * jobs keeps that name). With `next`, a job waiting in this worker, the slot goes straight to it when
    * the webhook's slots allow (`handed`); otherwise the parked job that has been
    * due longest is woken, if a slot is free for it, and answered (`woken`). A slot is handed over only when
    * the rate limit (`intervalMs`) lets a job start now.
    */
-  async release(webhookId: string, holder: string, outcome: SlotOutcome, intervalMs: number, next?: string): Promise<{ handed: boolean; woken?: string }> {
+  async release(webhookId: string, lease: string, outcome: SlotOutcome, intervalMs: number, next?: string): Promise<{ handed: boolean; woken?: string }> {
     const { leases, parked, woken, timeouts, pace, paced } = this.keys(webhookId);
-    const answer = await this.redis.releaseLease(leases, parked, woken, timeouts, pace, paced, holder, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs);
+    const answer = await this.redis.releaseLease(leases, parked, woken, timeouts, pace, paced, lease, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs);
     return answer === 1 ? { handed: true } : { handed: false, woken: typeof answer === 'string' ? answer : undefined };
   }
 

@@ -12,6 +12,8 @@ const STALL_MS = 1_000;
 class MemoryLeases {
   readonly held = new Set<string>();
   readonly parked: string[] = [];
+  /** Releases Redis was asked for. */
+  releases = 0;
   mostHeld = 0;
   asking = 0;
   mostAsking = 0;
@@ -48,6 +50,7 @@ class MemoryLeases {
   }
 
   async release(_webhookId: string, holder: string, _outcome: SlotOutcome, _intervalMs: number, next?: string): Promise<{ handed: boolean }> {
+    this.releases += 1;
     this.held.delete(holder);
     if (next === undefined) return { handed: false };
     this.held.add(next);
@@ -132,5 +135,30 @@ describe('WorkerSlots', () => {
     // An attempt ended: the stall is over, and the jobs it sent away are woken at once, not left behind newer ones.
     await eventually(() => expect(promoted).toEqual(['job-3', 'job-4', 'job-5', 'job-6']));
     slots.close();
+  });
+
+  it('passes a slot on to a job waiting here after a success without asking Redis, but not after a timeout', async () => {
+    const leases = new MemoryLeases(true, 0, 1);
+    const slots = workerSlots(leases, [], 1);
+    const taken = async (holder: string) => {
+      const answer = await slots.take('hook', 'org', holder, null);
+      if (!isSlot(answer)) throw new Error(`${holder} got no slot`);
+      return answer.slot;
+    };
+    const first = await taken('job-0');
+    const second = taken('job-1');
+    // The first success goes to Redis (it clears the breaker's count of timeouts) and hands the slot over there.
+    await first.release('success');
+    const third = taken('job-2');
+    await (await second).release('success');
+    expect(leases.releases).toBe(1);
+    const fourth = taken('job-3');
+    // A timeout is the breaker's business: Redis hears of it, and it hands the slot over.
+    await (await third).release('timeout');
+    expect(leases.releases).toBe(2);
+    await (await fourth).release('success');
+    // Every release named the lease Redis holds: none is left behind.
+    expect(leases.held.size).toBe(0);
+    expect(leases.mostHeld).toBe(1);
   });
 });

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery-queue';
-import { InFlightLeases, paceInterval, SlotOutcome } from './in-flight-leases';
+import { InFlightLeases, paceInterval, PASS_ON_MS, SlotOutcome } from './in-flight-leases';
 import { wakeParked } from './parked-jobs.sweeper';
 
 /**
@@ -38,12 +38,18 @@ export interface HeldSlot {
  */
 export type SlotAnswer = { slot: HeldSlot } | { parked: true } | { waitMs: number };
 
+/** A slot's lease in Redis: named after the job that took it there, and when (performance.now(), at the latest). */
+interface Lease {
+  name: string;
+  writtenAt: number;
+}
+
 interface Waiter {
   holder: string;
   /** Beyond the room a webhook has in the worker: sent on its way when the webhook's attempts stall. */
   limited: boolean;
-  /** True: the slot was handed over (its lease is already the waiter's); false: take one the usual way. */
-  resume: (handed: boolean) => void;
+  /** A lease: the slot was handed over (it is the waiter's now); undefined: take one the usual way. */
+  resume: (handed: Lease | undefined) => void;
 }
 
 interface WebhookSlots {
@@ -63,6 +69,11 @@ interface WebhookSlots {
   /** Jobs the last stall sent away to be parked, and when: woken again once an attempt here ends. */
   stalledAway: number;
   stalledAt: number;
+  /**
+   * The last release this worker sent Redis was a success, so the receiver's count of timeouts (the breaker)
+   * is clear: a success may pass its slot on without telling Redis.
+   */
+  breakerClear: boolean;
 }
 
 /**
@@ -141,7 +152,7 @@ export class WorkerSlots {
     if (!this.closing && held > 0 && (held >= this.max || overShare) && (room || this.quick(webhookId))) {
       onWait?.();
       const handed = await this.wait(slots, holder, !room);
-      if (handed) return { slot: this.held(webhookId, holder, slots) };
+      if (handed) return { slot: this.held(webhookId, slots, handed) };
       // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight): the webhook's count here
       // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
       slots = this.slotsOf(webhookId, intervalMs);
@@ -153,6 +164,7 @@ export class WorkerSlots {
     }
     slots.asking += 1;
     let acquired = false;
+    const askedAt = performance.now();
     try {
       const answer = await this.leases.acquire(webhookId, holder, intervalMs);
       acquired = answer.granted;
@@ -163,17 +175,17 @@ export class WorkerSlots {
       else {
         // No slot for this one (parked or paced): the next job waiting here asks for itself rather than wait
         // for an attempt of this worker that may never come.
-        slots.waiting.shift()?.resume(false);
+        slots.waiting.shift()?.resume(undefined);
         this.releaseStranded(slots);
         this.forgetIfIdle(webhookId, slots);
       }
     }
-    return { slot: this.held(webhookId, holder, slots) };
+    return { slot: this.held(webhookId, slots, { name: holder, writtenAt: askedAt }) };
   }
 
-  /** In the webhook's line here until a slot is handed over (true) or not (false: closing, no handover, or a stall of a `limited` one). */
-  private wait(slots: WebhookSlots, holder: string, limited: boolean): Promise<boolean> {
-    return new Promise<boolean>((resume) => {
+  /** In the webhook's line here until a slot is handed over (its lease) or not (closing, no handover, or a stall of a `limited` one). */
+  private wait(slots: WebhookSlots, holder: string, limited: boolean): Promise<Lease | undefined> {
+    return new Promise<Lease | undefined>((resume) => {
       slots.waiting.push({ holder, limited, resume });
       if (limited) this.watchForStall(slots);
     });
@@ -198,7 +210,7 @@ export class WorkerSlots {
       slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
       slots.stalledAway += stalled.length;
       slots.stalledAt = performance.now();
-      for (const waiter of stalled) waiter.resume(false);
+      for (const waiter of stalled) waiter.resume(undefined);
     };
     slots.stallTimer = setTimeout(check, Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
   }
@@ -209,7 +221,7 @@ export class WorkerSlots {
    */
   private releaseStranded(slots: WebhookSlots): void {
     if (slots.inFlight + slots.asking > 0) return;
-    for (const waiter of slots.waiting.splice(0)) waiter.resume(false);
+    for (const waiter of slots.waiting.splice(0)) waiter.resume(undefined);
   }
 
   private async park(webhookId: string, holder: string): Promise<SlotAnswer> {
@@ -237,37 +249,51 @@ export class WorkerSlots {
     this.closing = true;
     for (const slots of this.webhooks.values()) {
       clearTimeout(slots.stallTimer);
-      for (const waiter of slots.waiting.splice(0)) waiter.resume(false);
+      for (const waiter of slots.waiting.splice(0)) waiter.resume(undefined);
     }
   }
 
-  private held(webhookId: string, holder: string, slots: WebhookSlots): HeldSlot {
+  private held(webhookId: string, slots: WebhookSlots, lease: Lease): HeldSlot {
     const since = performance.now();
     let released: Promise<void> | undefined;
     return {
       release: (outcome) => {
         if (released) return released;
         this.observe(webhookId, performance.now() - since, outcome);
-        return (released = this.release(webhookId, holder, slots, outcome));
+        return (released = this.release(webhookId, slots, lease, outcome));
       },
     };
   }
 
-  /** Frees the slot, handing it to a job waiting here when Redis allows, else waking a parked job; a slot that cannot be freed lapses by itself. */
-  private async release(webhookId: string, holder: string, slots: WebhookSlots, outcome: SlotOutcome): Promise<void> {
+  /**
+   * Frees the slot, handing it to a job waiting here when Redis allows, else waking a parked job; a slot that
+   * cannot be freed lapses by itself. A success passes its slot on to the job waiting here without asking
+   * Redis (the lease there stays as it is) while the lease is young enough to outlast the next attempt and
+   * neither a rate limit nor the breaker needs Redis to hear of it: a busy webhook's slots then cost Redis a
+   * round trip every PASS_ON_MS, not one per delivery.
+   */
+  private async release(webhookId: string, slots: WebhookSlots, lease: Lease, outcome: SlotOutcome): Promise<void> {
     slots.inFlight -= 1;
-    slots.releasing += 1;
     slots.lastEnded = performance.now();
     const next = this.closing ? undefined : slots.waiting.shift();
+    if (next && outcome === 'success' && slots.breakerClear && slots.intervalMs === 0 && slots.lastEnded - lease.writtenAt < PASS_ON_MS) {
+      slots.inFlight += 1;
+      next.resume(lease);
+      this.wakeStalledAway(webhookId, slots);
+      return;
+    }
+    slots.releasing += 1;
+    const sentAt = performance.now();
     try {
-      const { handed, woken } = await this.leases.release(webhookId, holder, outcome, slots.intervalMs, next?.holder);
+      const { handed, woken } = await this.leases.release(webhookId, lease.name, outcome, slots.intervalMs, next?.holder);
+      if (outcome !== 'other') slots.breakerClear = outcome === 'success';
       if (handed) slots.inFlight += 1;
-      next?.resume(handed);
+      next?.resume(handed ? { name: next.holder, writtenAt: sentAt } : undefined);
       if (!handed) this.releaseStranded(slots);
       if (woken) await this.deliveryQueue.promote(woken);
       this.wakeStalledAway(webhookId, slots);
     } catch (error) {
-      next?.resume(false);
+      next?.resume(undefined);
       this.releaseStranded(slots);
       this.logger.warn({ err: error, webhookId }, 'could not free an in-flight slot; it lapses at its expiry');
     } finally {
@@ -299,7 +325,7 @@ export class WorkerSlots {
   private slotsOf(webhookId: string, intervalMs: number): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], intervalMs, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
+      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], intervalMs, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0, breakerClear: false };
       this.webhooks.set(webhookId, slots);
     }
     slots.intervalMs = intervalMs;
