@@ -33,4 +33,25 @@ describe('MicroBatcher', () => {
     fail = false;
     await expect(batcher.add(3)).resolves.toBe(3);
   });
+
+  it('gathers the calls made while a batch runs into the next one', async () => {
+    const batches: number[][] = [];
+    let finish: () => void = () => undefined;
+    const batcher = new MicroBatcher<number, number>(async (inputs) => {
+      batches.push(inputs);
+      if (batches.length === 1) await new Promise<void>((resolve) => (finish = resolve));
+      return inputs;
+    });
+    const first = batcher.add(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first batch is running: these wait for it, across turns of the event loop, and then run together.
+    const later = [batcher.add(2)];
+    await new Promise((resolve) => setImmediate(resolve));
+    later.push(batcher.add(3));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    finish();
+    await expect(Promise.all([first, ...later])).resolves.toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
 });

@@ -1,36 +1,51 @@
 /**
- * Gathers calls made in the same moment into one batch: the first call schedules a run on the next turn
- * of the event loop, and every call until then joins it (up to `maxSize`). Each caller gets its own
- * result, or the batch's error. Hundreds of deliveries in flight then share one query instead of one each.
+ * Gathers calls into batches: the first call schedules a run on the next turn of the event loop, and every
+ * call until then joins it (up to `maxSize`); while `maxRunning` batches are running, calls wait and form
+ * the next batch, which runs as soon as one ends. So the batches grow with the load: hundreds of deliveries
+ * in flight share one query instead of one each. Each caller gets its own result, or its batch's error.
  */
 export class MicroBatcher<I, O> {
   private pending: Array<{ input: I; resolve: (output: O) => void; reject: (error: unknown) => void }> = [];
   private scheduled = false;
+  private running = 0;
 
   constructor(
     private readonly run: (inputs: I[]) => Promise<O[]>,
     private readonly maxSize = 500,
+    private readonly maxRunning = 1,
   ) {}
 
   add(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.pending.push({ input, resolve, reject });
+      if (this.running >= this.maxRunning) return;
       if (this.pending.length >= this.maxSize) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      else this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
     });
   }
 
   private flush(): void {
-    this.scheduled = false;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
-    this.run(batch.map((entry) => entry.input)).then(
-      (outputs) => batch.forEach((entry, i) => entry.resolve(outputs[i])),
-      (error: unknown) => batch.forEach((entry) => entry.reject(error)),
-    );
+    if (this.running >= this.maxRunning || this.pending.length === 0) return;
+    const batch = this.pending.splice(0, this.maxSize);
+    this.running += 1;
+    this.run(batch.map((entry) => entry.input))
+      .then(
+        (outputs) => batch.forEach((entry, i) => entry.resolve(outputs[i])),
+        (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+      )
+      .finally(() => {
+        this.running -= 1;
+        if (this.pending.length >= this.maxSize) this.flush();
+        else if (this.pending.length > 0) this.schedule();
+      });
   }
 }
