@@ -165,6 +165,10 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       await queue.resume();
       await waitFor(() => receiver.arrivals.length >= expected, settings.drainTimeoutMs, 'the backlog delivered').catch(() => undefined);
       const drainAfter = await usage.cpu();
+      if (process.env.BENCH_WEBHOOK_TRACE) {
+        const ports = [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])];
+        for (const [i, port] of ports.entries()) log(`trace: worker ${i + 1} outcomes so far ${await workerOutcomes(port).catch(() => '')}`);
+      }
       const times = receiver.arrivals.map((a) => a.at).sort((a, b) => a - b);
       const seconds = (times[times.length - 1] - times[0]) / 1000;
       const unique = new Set(receiver.arrivals.map((a) => `${a.path}|${a.rowId}`)).size;

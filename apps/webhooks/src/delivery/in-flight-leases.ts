@@ -103,8 +103,9 @@ end`;
  * Takes a slot for the holder when fewer than the webhook's slots are held (expired leases of a dead
  * worker are dropped first) and its rate limit lets it start now, and answers 1; when the rate limit
  * does not, answers minus the ms to wait (the job then waits in the delayed set, holding no slot);
- * otherwise parks it and answers 0.
- * KEYS: leases, parked, woken, timeouts, parked webhooks, pace, paced; ARGV: holder, max in flight, breaker threshold, lease ms, webhook id, interval ms.
+ * otherwise parks it and answers 0, or, when asked not to park it (it waits in its worker for a slot an
+ * attempt there passes on), takes it out of the lists and answers 2.
+ * KEYS: leases, parked, woken, timeouts, parked webhooks, pace, paced; ARGV: holder, max in flight, breaker threshold, lease ms, webhook id, interval ms, '1' to park.
  */
 const ACQUIRE = `
 redis.replicate_commands()
@@ -119,6 +120,10 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < slot
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
   return 1
+end
+if ARGV[7] ~= '1' then
+  unpark(KEYS[2], KEYS[3], ARGV[1])
+  return 2
 end
 return park(KEYS[2], KEYS[3], KEYS[5], ARGV[1], ARGV[5], now)`;
 
@@ -215,8 +220,11 @@ export const BREAKER_TIMEOUTS = 5;
 /** How an attempt that held a slot ended, as far as the breaker cares. */
 export type SlotOutcome = 'success' | 'timeout' | 'other';
 
-/** A slot, or why not: parked until a slot comes free, or paced (`waitMs` until the rate limit lets it start). */
-export type LeaseAnswer = { granted: true } | { granted: false; waitMs?: number };
+/**
+ * A slot, or why not: paced (`waitMs` until the rate limit lets it start), or the slots are taken, and the
+ * holder is `parked` until one comes free (or was not, when asked not to be).
+ */
+export type LeaseAnswer = { granted: true } | { granted: false; waitMs: number } | { granted: false; parked: boolean };
 
 /** The least time between two starts of a webhook's attempts; 0 for no limit. Rounded up so the rate is never exceeded. */
 export function paceInterval(rateLimit: number | null | undefined): number {
@@ -233,7 +241,7 @@ interface WebhookKeys {
 }
 
 type LeaseRedis = IORedis & {
-  acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string, intervalMs: number]): Promise<number>;
+  acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string, intervalMs: number, park: string]): Promise<number>;
   releaseLease(
     ...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number, intervalMs: number]
   ): Promise<string | number | null>;
@@ -265,14 +273,17 @@ export class InFlightLeases implements OnApplicationShutdown {
   }
 
   /**
-   * Granted when the holder may start an attempt now; otherwise it is parked until a slot comes free, or,
-   * when only the webhook's rate limit (`intervalMs` between starts) holds it back, told how long to wait.
+   * Granted when the holder may start an attempt now; otherwise, when only the webhook's rate limit
+   * (`intervalMs` between starts) holds it back, told how long to wait; else parked until a slot comes free,
+   * unless `park` is false (then it is in none of the webhook's lists).
    */
-  async acquire(webhookId: string, holder: string, intervalMs: number): Promise<LeaseAnswer> {
+  async acquire(webhookId: string, holder: string, intervalMs: number, park = true): Promise<LeaseAnswer> {
     const { leases, parked, woken, timeouts, pace, paced } = this.keys(webhookId);
-    const answer = await this.redis.acquireLease(leases, parked, woken, timeouts, this.parkedWebhooks(), pace, paced, holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId, intervalMs);
+    const answer = await this.redis.acquireLease(
+      leases, parked, woken, timeouts, this.parkedWebhooks(), pace, paced, holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId, intervalMs, park ? '1' : '0',
+    );
     if (answer === 1) return { granted: true };
-    return answer < 0 ? { granted: false, waitMs: -answer } : { granted: false };
+    return answer < 0 ? { granted: false, waitMs: -answer } : { granted: false, parked: answer === 0 };
   }
 
   /** Parks the holder in its webhook's list without taking a slot, until a freed slot or the sweep wakes it. */

@@ -27,13 +27,13 @@ class MemoryLeases {
     private readonly max = MAX,
   ) {}
 
-  async acquire(_webhookId: string, holder: string): Promise<LeaseAnswer> {
+  async acquire(_webhookId: string, holder: string, _intervalMs: number, park = true): Promise<LeaseAnswer> {
     this.mostAsking = Math.max(this.mostAsking, (this.asking += 1));
     await new Promise((resolve) => setTimeout(resolve, 5));
     this.asking -= 1;
     if (!this.grants || this.held.size >= this.max || (this.refusals -= 1) >= 0) {
-      this.parked.push(holder);
-      return { granted: false };
+      if (park) this.parked.push(holder);
+      return { granted: false, parked: park };
     }
     this.held.add(holder);
     this.mostHeld = Math.max(this.mostHeld, this.held.size);
@@ -160,5 +160,37 @@ describe('WorkerSlots', () => {
     // Every release named the lease Redis holds: none is left behind.
     expect(leases.held.size).toBe(0);
     expect(leases.mostHeld).toBe(1);
+  });
+
+  it('keeps a job Redis refuses waiting for an attempt of this worker to end, when another worker holds the rest of the slots', async () => {
+    const leases = new MemoryLeases(true);
+    leases.held.add('another-worker');
+    const slots = workerSlots(leases);
+    const first = await slots.take('hook', 'org', 'job-0', null);
+    if (!isSlot(first)) throw new Error('job-0 got no slot');
+    // This worker holds one of the two slots: the next job asks Redis, is refused, and stays.
+    const second = slots.take('hook', 'org', 'job-1', null);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(leases.parked).toEqual([]);
+    await first.slot.release('success');
+    const answer = await second;
+    expect(isSlot(answer)).toBe(true);
+    expect(leases.parked).toEqual([]);
+    if (isSlot(answer)) await answer.slot.release('success');
+  });
+
+  it("starts a quick webhook's first job though the organization's other quick webhook fills its share with jobs waiting here", async () => {
+    // Room in Redis for both webhooks' slots (the memory counts them together).
+    const leases = new MemoryLeases(true, 0, 2 * MAX);
+    const slots = workerSlots(leases);
+    const a = await Promise.all([0, 1].map((i) => slots.take('hook-a', 'org', `a-${i}`, null)));
+    // Two in flight, four more of the same webhook waiting: the organization counts six against its share of three.
+    const waiting = Array.from({ length: 4 }, (_, i) => slots.take('hook-a', 'org', `a-${i + 2}`, null));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const b = await slots.take('hook-b', 'org', 'b-0', null);
+    expect(isSlot(b)).toBe(true);
+    expect(leases.parked).toEqual([]);
+    for (const answer of [...a, b]) if (isSlot(answer)) await answer.slot.release('success');
+    for (const answer of await Promise.all(waiting)) if (isSlot(answer)) await answer.slot.release('success');
   });
 });

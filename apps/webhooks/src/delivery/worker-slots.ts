@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Injectable, Logger } from '@nestjs/common';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery-queue';
-import { InFlightLeases, paceInterval, PASS_ON_MS, SlotOutcome } from './in-flight-leases';
+import { InFlightLeases, LeaseAnswer, paceInterval, PASS_ON_MS, SlotOutcome } from './in-flight-leases';
 import { wakeParked } from './parked-jobs.sweeper';
 
 /**
@@ -96,6 +96,8 @@ export class WorkerSlots {
   private readonly webhooks = new Map<string, WebhookSlots>();
   /** Jobs of each organization between taking and giving back a slot here. */
   private readonly organizations = new Map<string, number>();
+  /** Of those, the ones asking Redis for a slot or holding one. */
+  private readonly flying = new Map<string, number>();
   /** Each webhook's moving average of the ms its slots were held here; Infinity after a timeout. */
   private readonly holdMs = new Map<string, number>();
   private readonly max: number;
@@ -127,60 +129,100 @@ export class WorkerSlots {
     this.count(organizationId, 1);
     let answer: SlotAnswer | undefined;
     try {
-      answer = await this.takeForWebhook(webhookId, holder, paceInterval(rateLimit), overShare, onWait);
+      answer = await this.takeForWebhook(webhookId, organizationId, holder, paceInterval(rateLimit), overShare, onWait);
     } finally {
       if (!answer || !('slot' in answer)) this.count(organizationId, -1);
     }
     if (!('slot' in answer)) return answer;
     const taken = answer.slot;
     let released: Promise<void> | undefined;
-    return { slot: { release: (outcome) => (released ??= taken.release(outcome).finally(() => this.count(organizationId, -1))) } };
+    const done = () => {
+      this.count(organizationId, -1);
+      this.fly(organizationId, -1);
+    };
+    return { slot: { release: (outcome) => (released ??= taken.release(outcome).finally(done)) } };
   }
 
   /**
    * Waits here for a slot handed over by an attempt of this worker when the webhook's slots are taken here
    * (or being asked for), within the room above; a job over its organization's share, or beyond that room,
    * waits only for a quick webhook and only until it stalls. A job over its share that gets no slot handed
-   * is parked without asking Redis, so the share bounds what the organization has in flight here.
+   * is parked without asking Redis, so the share bounds what the organization has in flight here; unless it is
+   * the only job of a quick webhook here and the organization's attempts in flight here (and asks) are fewer
+   * than its share: the jobs of its other quick webhooks, waiting here beyond the share, then do not keep this
+   * one from starting (it would be parked and woken over and over). A job that
+   * Redis refuses while attempts of the webhook are in flight here (other workers hold the rest of its slots)
+   * waits for one of them the same way instead of being parked, so the workers that share a webhook keep
+   * their slots busy without a round trip through the delayed set for each job.
    */
-  private async takeForWebhook(webhookId: string, holder: string, intervalMs: number, overShare: boolean, onWait?: () => void): Promise<SlotAnswer> {
+  private async takeForWebhook(webhookId: string, organizationId: string, holder: string, intervalMs: number, overShare: boolean, onWait?: () => void): Promise<SlotAnswer> {
     let slots = this.slotsOf(webhookId, intervalMs);
+    let waited = false;
+    const waitHere = async (limited: boolean): Promise<SlotAnswer | undefined> => {
+      if (!waited) onWait?.();
+      waited = true;
+      const handed = await this.wait(slots, holder, limited);
+      if (handed) {
+        this.fly(organizationId, 1);
+        return { slot: this.held(webhookId, slots, handed) };
+      }
+      // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight): the webhook's count here
+      // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
+      slots = this.slotsOf(webhookId, intervalMs);
+      return undefined;
+    };
     // Jobs already asking count as holding: a burst of a webhook's jobs waits here behind its first `max`
     // instead of asking Redis all at once and being parked, all but those.
     const held = slots.inFlight + slots.asking;
     const room = !overShare && slots.waiting.length < WAITING_PER_SLOT * this.max;
     if (!this.closing && held > 0 && (held >= this.max || overShare) && (room || this.quick(webhookId))) {
-      onWait?.();
-      const handed = await this.wait(slots, holder, !room);
-      if (handed) return { slot: this.held(webhookId, slots, handed) };
-      // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight): the webhook's count here
-      // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
-      slots = this.slotsOf(webhookId, intervalMs);
+      const handed = await waitHere(!room);
+      if (handed) return handed;
     }
-    if (overShare) {
+    const firstHere = slots.inFlight + slots.asking === 0 && this.quick(webhookId) && (this.flying.get(organizationId) ?? 0) < this.maxPerOrganization;
+    if (overShare && !firstHere) {
       this.releaseStranded(slots);
       this.forgetIfIdle(webhookId, slots);
       return this.park(webhookId, holder);
     }
+    const answer = await this.ask(webhookId, organizationId, holder, slots, intervalMs, slots.inFlight === 0);
+    if (answer !== 'refused') return answer;
+    const roomNow = slots.waiting.length < WAITING_PER_SLOT * this.max;
+    if (!this.closing && slots.inFlight > 0 && (roomNow || this.quick(webhookId))) {
+      const handed = await waitHere(!roomNow);
+      if (handed) return handed;
+    }
+    const last = await this.ask(webhookId, organizationId, holder, slots, intervalMs, true);
+    return last === 'refused' ? { parked: true } : last;
+  }
+
+  /**
+   * Asks Redis for a slot: granted, paced, parked, or `refused` when it was not to be parked. A job that gets
+   * none and does not stay to wait lets the next job waiting here ask for itself, rather than wait for an
+   * attempt of this worker that may never come.
+   */
+  private async ask(webhookId: string, organizationId: string, holder: string, slots: WebhookSlots, intervalMs: number, park: boolean): Promise<SlotAnswer | 'refused'> {
     slots.asking += 1;
-    let acquired = false;
+    this.fly(organizationId, 1);
     const askedAt = performance.now();
+    let answer: LeaseAnswer | undefined;
     try {
-      const answer = await this.leases.acquire(webhookId, holder, intervalMs);
-      acquired = answer.granted;
-      if (!answer.granted) return answer.waitMs === undefined ? { parked: true } : { waitMs: answer.waitMs };
+      answer = await this.leases.acquire(webhookId, holder, intervalMs, park);
     } finally {
       slots.asking -= 1;
-      if (acquired) slots.inFlight += 1;
+      if (answer?.granted) slots.inFlight += 1;
       else {
-        // No slot for this one (parked or paced): the next job waiting here asks for itself rather than wait
-        // for an attempt of this worker that may never come.
-        slots.waiting.shift()?.resume(undefined);
-        this.releaseStranded(slots);
-        this.forgetIfIdle(webhookId, slots);
+        this.fly(organizationId, -1);
+        if (!answer || 'waitMs' in answer || answer.parked) {
+          slots.waiting.shift()?.resume(undefined);
+          this.releaseStranded(slots);
+          this.forgetIfIdle(webhookId, slots);
+        }
       }
     }
-    return { slot: this.held(webhookId, slots, { name: holder, writtenAt: askedAt }) };
+    if (answer.granted) return { slot: this.held(webhookId, slots, { name: holder, writtenAt: askedAt }) };
+    if ('waitMs' in answer) return { waitMs: answer.waitMs };
+    return answer.parked ? { parked: true } : 'refused';
   }
 
   /** In the webhook's line here until a slot is handed over (its lease) or not (closing, no handover, or a stall of a `limited` one). */
@@ -316,9 +358,11 @@ export class WorkerSlots {
   }
 
   private count(organizationId: string, change: number): void {
-    const held = (this.organizations.get(organizationId) ?? 0) + change;
-    if (held > 0) this.organizations.set(organizationId, held);
-    else this.organizations.delete(organizationId);
+    tally(this.organizations, organizationId, change);
+  }
+
+  private fly(organizationId: string, change: number): void {
+    tally(this.flying, organizationId, change);
   }
 
   /** The webhook's count here (made when there is none), with the rate limit the asking job read. */
@@ -337,4 +381,10 @@ export class WorkerSlots {
       this.webhooks.delete(webhookId);
     }
   }
+}
+
+function tally(counts: Map<string, number>, key: string, change: number): void {
+  const count = (counts.get(key) ?? 0) + change;
+  if (count > 0) counts.set(key, count);
+  else counts.delete(key);
 }

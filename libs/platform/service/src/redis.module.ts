@@ -16,7 +16,8 @@ const PROFILES = {
   'queue-producer': { maxRetriesPerRequest: 3 },
   // The delivery slots: the attempts that end or start in one tick (hundreds in flight) ask in one write.
   'slot-leases': { maxRetriesPerRequest: 3, enableAutoPipelining: true },
-  'queue-worker': { maxRetriesPerRequest: null },
+  // The delivery worker: the job moves of the attempts that end in one tick leave in one write too.
+  'queue-worker': { maxRetriesPerRequest: null, enableAutoPipelining: true },
 } satisfies Record<string, RedisOptions>;
 
 export type RedisProfile = keyof typeof PROFILES;
