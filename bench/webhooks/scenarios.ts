@@ -168,6 +168,9 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       if (process.env.BENCH_WEBHOOK_TRACE) {
         const ports = [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])];
         for (const [i, port] of ports.entries()) log(`trace: worker ${i + 1} outcomes so far ${await workerOutcomes(port).catch(() => '')}`);
+        const at = receiver.arrivals.map((a) => a.at).sort((a, b) => a - b);
+        const since = (q: number) => ((at[Math.min(at.length - 1, Math.floor(q * at.length))] - at[0]) / 1000).toFixed(2);
+        log(`trace: arrivals by 50% / 99% / 99.9% / all at ${since(0.5)} / ${since(0.99)} / ${since(0.999)} / ${since(1)} s`);
       }
       const times = receiver.arrivals.map((a) => a.at).sort((a, b) => a - b);
       const seconds = (times[times.length - 1] - times[0]) / 1000;
