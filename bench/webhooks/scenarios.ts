@@ -73,6 +73,12 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
   }
 }
 
+/** The deliveries the queue's waiting jobs hold: each job's own and the ones it carries (`more`). */
+async function waitingDeliveries(queue: Queue): Promise<number> {
+  const jobs = await queue.getWaiting(0, -1);
+  return jobs.reduce((sum, job) => sum + 1 + ((job.data as { more?: unknown[] }).more?.length ?? 0), 0);
+}
+
 /** The worker's delivery outcomes so far (its `webhook_deliveries_total`), as `outcome=count` pairs. */
 async function workerOutcomes(healthPort: number): Promise<string> {
   const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
@@ -159,7 +165,18 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
             .map((n) => api('POST', `/tables/${tableId}/rows/batch`, { rows: Array.from({ length: n }, (_, j) => ({ data: { title: `backlog ${made + j}` } })) })),
         );
       }
-      await waitFor(async () => (await queue.getWaitingCount()) >= expected, settings.drainTimeoutMs, 'the backlog in the queue');
+      // Polled once the jobs stop growing in number (reading every job's data costs Redis and this process).
+      let jobs = -1;
+      await waitFor(
+        async () => {
+          const now = await queue.getWaitingCount();
+          const settled = now === jobs;
+          jobs = now;
+          return settled && (await waitingDeliveries(queue)) >= expected;
+        },
+        settings.drainTimeoutMs,
+        'the backlog in the queue',
+      );
       if (workers === 1) queuedJobCpu = cpuPer(before, await usage.cpu(), expected);
       const drainBefore = await usage.cpu();
       await queue.resume();

@@ -15,7 +15,7 @@ describe('an event a webhook filters out never reaches the delivery queue', () =
   let db: Client;
   let redis: IORedis;
   let queueEvents: QueueEvents;
-  /** The id of every job added to the stack's delivery queue while the spec runs (a job's id is its delivery series'). */
+  /** The id of every job added to the stack's delivery queue while the spec runs (a job's id is its first delivery series'). */
   const added = new Set<string>();
 
   beforeAll(async () => {
@@ -58,7 +58,10 @@ describe('an event a webhook filters out never reaches the delivery queue', () =
       (await db.query<{ id: string }>(`SELECT id FROM ${DELIVERY_SERIES_TABLE} WHERE webhook_id = $1`, [webhookId])).rows.map((row) => row.id);
     const twinSeries = await series(twin);
     expect(twinSeries).toHaveLength(rows.length);
-    for (const id of twinSeries) expect(added.has(id)).toBe(true);
+    // The batch's series of one webhook go to the queue together: the jobs are named after the first of theirs.
+    const twinJobs = twinSeries.filter((id) => added.has(id));
+    expect(twinJobs.length).toBeGreaterThan(0);
+    expect(twinJobs.length).toBeLessThan(rows.length);
     expect(await series(filtered)).toEqual([]);
     const { rows: queuedFor } = await db.query<{ webhook_id: string }>(`SELECT DISTINCT webhook_id FROM ${DELIVERY_SERIES_TABLE} WHERE id = ANY($1::uuid[])`, [
       [...added].filter((id) => /^[0-9a-f-]{36}$/.test(id)),

@@ -154,7 +154,11 @@ describe('webhook delivery through the real stack', () => {
     const queue = new Queue<DeliveryJob>(stackEnv().WEBHOOK_QUEUE ?? 'webhook-deliveries', { connection: redis });
     const jobsOfHook = async () => (await queue.getJobs(['active', 'wait', 'delayed', 'prioritized'])).filter((job) => job.data.webhookId === hook.id);
     try {
-      await Promise.all(Array.from({ length: STACK_IN_FLIGHT_CAP + 1 }, () => events.publish(orgId, 'row.created')));
+      // One event at a time, each with a job of its own (events fanned out together share a job, one slot).
+      for (let published = 1; published <= STACK_IN_FLIGHT_CAP + 1; published += 1) {
+        await events.publish(orgId, 'row.created');
+        await eventually(async () => expect((await jobsOfHook()).length).toBeGreaterThanOrEqual(published));
+      }
       await eventually(async () => {
         expect(receiver.at(path)).toHaveLength(STACK_IN_FLIGHT_CAP);
         expect(await jobsOfHook()).toHaveLength(STACK_IN_FLIGHT_CAP + 1);

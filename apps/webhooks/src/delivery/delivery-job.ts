@@ -20,7 +20,20 @@ export interface DeliveryJob {
   explicit?: boolean;
   /** Attempts the series made before this job, when it is queued again after Redis lost the first one. */
   attemptsBefore?: number;
+  /**
+   * First attempts of more series of the same webhook, from the same fan-out: the job sends them one after
+   * another on its one slot, after its own, so that a backlog costs one job's moves in the queue per
+   * DELIVERIES_PER_JOB deliveries instead of one per delivery. A series among them that fails goes on as a
+   * job of its own (the job itself, when its own series fails).
+   */
+  more?: CarriedDelivery[];
 }
+
+/** A delivery a job carries besides its own (see DeliveryJob.more). */
+export type CarriedDelivery = Required<Pick<DeliveryJob, 'seriesId' | 'eventId' | 'eventType' | 'body'>> & Pick<DeliveryJob, 'tableId'>;
+
+/** The most deliveries one job carries (its own and `more`): a job holds its slot while it sends them, about one per few ms. */
+export const DELIVERIES_PER_JOB = 20;
 
 /** The series id is the job id, so a series is queued at most once (a repeated add is dropped). */
 export function deliveryJobId(data: Pick<DeliveryJob, 'seriesId' | 'eventId' | 'webhookId'>): string {
@@ -49,4 +62,11 @@ export function attemptNumber(data: DeliveryJob, attemptsMade: number): number {
 /** Retry n (1..5) waits the n-th configured delay after the failure before it. */
 export function retryDelay(delays: readonly number[], attemptsMade: number): number {
   return delays[Math.min(Math.max(attemptsMade, 1), delays.length) - 1];
+}
+
+/** A job's deliveries: its own, then the ones it carries. */
+export function deliveriesOf(data: DeliveryJob): CarriedDelivery[] {
+  const { seriesId, eventId, eventType, tableId, body } = data;
+  const own = seriesId ? [{ seriesId, eventId, eventType, tableId, body }] : [];
+  return [...own, ...(data.more ?? [])];
 }

@@ -3,7 +3,7 @@ import { REDIS_CLIENT } from '@platform/service';
 import { Queue } from 'bullmq';
 import type IORedis from 'ioredis';
 import { WebhooksConfig } from '../webhooks.config';
-import type { DeliveryJob } from './delivery-job';
+import { DeliveryJob, deliveryJob, deliveryJobId } from './delivery-job';
 
 /** Jobs removed at once, so that a webhook with a large backlog does not flood Redis with one burst. */
 const REMOVE_CHUNK = 500;
@@ -20,13 +20,45 @@ export class DeliveryQueue implements OnApplicationShutdown {
     this.queue = new Queue<DeliveryJob>(config.WEBHOOK_QUEUE, { connection: redis });
   }
 
-  /** Which of these job ids Redis holds no job for, in any state. */
-  async missingJobs(jobIds: string[]): Promise<string[]> {
-    if (jobIds.length === 0) return [];
+  /**
+   * Series a job carries besides its own (`more`) -> the id of that job, so that a series is found in
+   * Redis whichever job carries it. Under the queue's prefix: it goes when the queue is obliterated.
+   */
+  private carriedKey(): string {
+    return this.queue.toKey('carried');
+  }
+
+  /**
+   * Adds the jobs and notes the series they carry; a job for a series in `again` (its event handed over a
+   * second time) is dropped when another job carries that series already.
+   */
+  async add(jobs: Array<ReturnType<typeof deliveryJob>>, again: readonly string[] = []): Promise<number> {
+    const carriedNow = new Set(await this.carriedBy(again).then((owners) => again.filter((_, i) => owners[i] !== null)));
+    const kept = jobs.filter((job) => !carriedNow.has(deliveryJobId(job.data)));
+    const carried = kept.flatMap((job) => (job.data.more ?? []).map((delivery) => [delivery.seriesId, deliveryJobId(job.data)]));
+    if (carried.length > 0) await this.redis.hset(this.carriedKey(), Object.fromEntries(carried));
+    if (kept.length > 0) await this.queue.addBulk(kept);
+    return kept.length;
+  }
+
+  /** The job that carries each of these series besides its own, or null. */
+  private async carriedBy(seriesIds: readonly string[]): Promise<Array<string | null>> {
+    return seriesIds.length === 0 ? [] : this.redis.hmget(this.carriedKey(), ...seriesIds);
+  }
+
+  /** Forgets that these series were carried (their job has sent them, or handed them on to jobs of their own). */
+  async forgetCarried(seriesIds: readonly string[]): Promise<void> {
+    if (seriesIds.length > 0) await this.redis.hdel(this.carriedKey(), ...seriesIds);
+  }
+
+  /** Which of these series Redis holds no job for, in any state: neither a job of their own nor one that carries them. */
+  async missingJobs(seriesIds: string[]): Promise<string[]> {
+    if (seriesIds.length === 0) return [];
+    const owners = await this.carriedBy(seriesIds);
     const pipeline = this.redis.pipeline();
-    for (const id of jobIds) pipeline.exists(this.queue.toKey(id));
+    seriesIds.forEach((id, i) => pipeline.exists(this.queue.toKey(id), this.queue.toKey(owners[i] ?? id)));
     const answers = (await pipeline.exec()) ?? [];
-    return jobIds.filter((_, i) => {
+    return seriesIds.filter((_, i) => {
       const [error, exists] = answers[i] ?? [new Error('no answer'), 0];
       if (error) throw error;
       return exists === 0;
@@ -45,13 +77,17 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   /**
-   * Removes these jobs by id, whatever their state; a job a worker holds right now stays (BullMQ refuses
-   * to remove a locked job). Answers how many were removed.
+   * Removes the jobs of these series, whatever their state: each one's own and any that carries it; a job a
+   * worker holds right now stays (BullMQ refuses to remove a locked job). Answers how many were removed.
    */
-  async removeJobs(jobIds: string[]): Promise<number> {
+  async removeJobs(seriesIds: string[]): Promise<number> {
     let removed = 0;
-    for (let start = 0; start < jobIds.length; start += REMOVE_CHUNK) {
-      const answers = await Promise.all(jobIds.slice(start, start + REMOVE_CHUNK).map((id) => this.queue.remove(id)));
+    for (let start = 0; start < seriesIds.length; start += REMOVE_CHUNK) {
+      const chunk = seriesIds.slice(start, start + REMOVE_CHUNK);
+      const carriers = (await this.carriedBy(chunk)).filter((owner): owner is string => owner !== null);
+      const jobIds = [...new Set([...chunk, ...carriers])];
+      const answers = await Promise.all(jobIds.map((id) => this.queue.remove(id)));
+      await this.forgetCarried(chunk);
       removed += answers.reduce((sum, answer) => sum + answer, 0);
     }
     return removed;

@@ -10,10 +10,12 @@ import { wantsEvent } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord } from '../webhooks/webhook-record';
 import { OperationalEvents } from '../webhooks/operational-events';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { attemptNumber, DELIVERY_ATTEMPTS, DeliveryJob, deliveryJobId, retryDelay } from './delivery-job';
+import { attemptNumber, CarriedDelivery, DELIVERY_ATTEMPTS, deliveriesOf, DeliveryJob, deliveryJob, deliveryJobId, retryDelay } from './delivery-job';
+import { DeliveryQueue } from './delivery-queue';
+import { SlotOutcome } from './in-flight-leases';
 import { HeldSlot, WorkerSlots } from './worker-slots';
 import { attemptDuration, deliveryOutcomes } from './delivery-metrics';
-import { attemptRecord, RECORDED_RESPONSE_LIMIT, WebhookSender } from './webhook-sender';
+import { attemptRecord, RECORDED_RESPONSE_LIMIT, WebhookOutcome, WebhookSender } from './webhook-sender';
 
 /** A failed attempt; thrown so BullMQ schedules the next one, or gives up after the last. */
 export class DeliveryFailedError extends Error {
@@ -51,13 +53,26 @@ export const STORAGE_RETRY_MS = 1_000;
 export const PARK_MS = 10 * 60_000;
 
 /**
+ * How long a job that carries several deliveries keeps starting them on its slot; the ones left, and every
+ * one after a timeout, go on as jobs of their own. So the slot is held at most this plus one attempt.
+ */
+export const CARRY_BUDGET_MS = 1_000;
+
+/** What came of one delivery a job carried: sent (`outcome`) or not wanted any more, and whether it was recorded. */
+interface CarriedResult {
+  delivery: CarriedDelivery;
+  outcome?: WebhookOutcome;
+  recorded: boolean;
+}
+
+/**
  * Whether a job may still be sent to this webhook. The fan-out's deliveries stop when the webhook is
  * disabled or unsubscribes (from the kind, or from the event's table); a redelivery or recovery the
  * customer asked for goes out regardless.
  */
-function stillWanted(webhook: SealedWebhookRecord | undefined, job: DeliveryJob): webhook is SealedWebhookRecord {
+function stillWanted(webhook: SealedWebhookRecord | undefined, job: DeliveryJob, delivery: Pick<DeliveryJob, 'eventType' | 'tableId'> = job): webhook is SealedWebhookRecord {
   if (!webhook || webhook.organization_id !== job.organizationId) return false;
-  return job.explicit === true || (webhook.active && wantsEvent(webhook, { eventType: job.eventType, tableId: job.tableId ?? null }));
+  return job.explicit === true || (webhook.active && wantsEvent(webhook, { eventType: delivery.eventType, tableId: delivery.tableId ?? null }));
 }
 
 /**
@@ -75,6 +90,7 @@ export class DeliveryProcessor {
     private readonly sender: WebhookSender,
     private readonly config: WebhooksConfig,
     private readonly operational: OperationalEvents,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   /**
@@ -88,9 +104,14 @@ export class DeliveryProcessor {
     const holder = job.id ?? deliveryJobId(job.data);
     let slot: HeldSlot | undefined;
     const read = this.readWebhook(job.data.webhookId);
+    // A job that carries deliveries sends only those still owed (it may run again after its worker died).
+    const owed = job.data.more?.length ? this.events.stillOwed(deliveriesOf(job.data).map((delivery) => delivery.seriesId)) : undefined;
+    owed?.catch(() => undefined);
     try {
       // The rate limit is asked for with the slot, in the same round trip, so it is read first.
       const rateLimit = (await read.webhook)?.rate_limit ?? null;
+      // A rate limit paces every start: the deliveries a job carries go on as jobs of their own.
+      if (rateLimit && job.data.more?.length) await this.handOn(job, job.data.more);
       // A job put aside is counted once: as waiting when it waited here first (and was parked after all), else as parked or paced.
       let waited = false;
       const answer = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, rateLimit, () => {
@@ -103,7 +124,7 @@ export class DeliveryProcessor {
         throw new DelayedError();
       }
       slot = answer.slot;
-      return await this.deliver(job, slot, read);
+      return owed && job.data.more?.length ? await this.deliverCarried(job, slot, read, await owed) : await this.deliver(job, slot, read);
     } catch (error) {
       if (error instanceof DeliveryFailedError || error instanceof DelayedError || !token) throw error;
       deliveryOutcomes.inc({ outcome: 'postponed' });
@@ -113,6 +134,14 @@ export class DeliveryProcessor {
       // Already given back when the request ended; this covers an attempt that stopped before it.
       await slot?.release('other');
     }
+  }
+
+  /** The job goes on with its own delivery only; these, carried by it, become jobs of their own (attempts made: `attemptsBefore`). */
+  private async handOn(job: Job<DeliveryJob>, deliveries: CarriedDelivery[], attemptsBefore = 0, delayMs = 0): Promise<void> {
+    const { organizationId, webhookId } = job.data;
+    await this.queue.add(deliveries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId, ...(attemptsBefore > 0 ? { attemptsBefore } : {}) }, delayMs)));
+    if (job.data.more) await job.updateData({ ...job.data, more: undefined });
+    await this.queue.forgetCarried(deliveries.map((delivery) => delivery.seriesId));
   }
 
   private readWebhook(webhookId: string): WebhookRead {
@@ -168,5 +197,79 @@ export class DeliveryProcessor {
     const errorMessage = outcome.errorMessage ?? 'Delivery failed';
     if (exhausted) await this.operational.failed(webhookId, errorMessage);
     throw new DeliveryFailedError(errorMessage, outcome.timedOut);
+  }
+
+  /**
+   * The first attempts of a job's deliveries (its own, then the ones it carries), one after another on its
+   * one slot, until CARRY_BUDGET_MS has passed or one times out; each recorded as its own attempt. A failed
+   * one goes on as a job of its own at its second attempt, after the first retry delay; the ones not sent go
+   * on at their first, in one job again (or each alone after a timeout). When the job's own delivery failed,
+   * the job itself retries it (BullMQ's backoff), alone.
+   */
+  private async deliverCarried(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead, owed: Set<string>): Promise<AttemptResult> {
+    const { webhookId, organizationId } = job.data;
+    const webhook = performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? await read.webhook : await this.readWebhook(webhookId).webhook;
+    const deliveries = deliveriesOf(job.data).filter((delivery) => owed.has(delivery.seriesId));
+    const started = performance.now();
+    const results: Array<Promise<CarriedResult>> = [];
+    let slotOutcome: SlotOutcome = 'other';
+    let attempts = 0;
+    let next = 0;
+    for (; next < deliveries.length; next += 1) {
+      if (next > 0 && (slotOutcome === 'timeout' || performance.now() - started > CARRY_BUDGET_MS)) break;
+      const delivery = deliveries[next];
+      if (!stillWanted(webhook, job.data, delivery)) {
+        results.push(this.events.finishSeries(delivery.seriesId).then(() => ({ delivery, recorded: false })));
+        continue;
+      }
+      const outcome = await this.sender.send({
+        url: webhook.url,
+        secrets: signingSecrets(this.cipher, webhook),
+        body: delivery.body,
+        eventType: delivery.eventType,
+        eventId: delivery.eventId,
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+        responseLimit: RECORDED_RESPONSE_LIMIT,
+      });
+      attempts += 1;
+      attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
+      if (outcome.timedOut) slotOutcome = 'timeout';
+      else if (outcome.success) slotOutcome = 'success';
+      results.push(
+        this.deliveries
+          .record({
+            ...attemptRecord(outcome),
+            webhookId,
+            organizationId,
+            eventId: delivery.eventId,
+            eventType: delivery.eventType,
+            attempt: 1,
+            seriesId: delivery.seriesId,
+            nextRetryAt: outcome.success ? undefined : new Date(Date.now() + retryDelay(this.config.retryDelays, 1)),
+          })
+          .then((recorded) => ({ delivery, outcome, recorded })),
+      );
+    }
+    const released = slot.release(slotOutcome, attempts);
+    const ended = await Promise.all(results);
+    await released;
+    const failed = ended.filter((result) => result.recorded && result.outcome && !result.outcome.success);
+    const own = failed.find((result) => result.delivery.seriesId === job.data.seriesId);
+    const retries = failed.filter((result) => result !== own).map((result) => result.delivery);
+    // Not sent: after a timeout each goes on alone (the webhook's slots then try them side by side), after the
+    // budget together again.
+    const [first, ...rest] = deliveries.slice(next);
+    const later = !first ? [] : slotOutcome === 'timeout' ? [first, ...rest].map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId })) : [deliveryJob({ ...first, organizationId, webhookId, ...(rest.length > 0 ? { more: rest } : {}) })];
+    const firstRetryMs = retryDelay(this.config.retryDelays, 1);
+    await this.queue.forgetCarried((job.data.more ?? []).map((delivery) => delivery.seriesId));
+    await this.queue.add([...retries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId, attemptsBefore: 1 }, firstRetryMs)), ...later]);
+    for (const result of ended) deliveryOutcomes.inc({ outcome: !result.recorded || !result.outcome ? 'skipped' : result.outcome.success ? 'success' : 'failure' });
+    const delivered = ended.some((result) => result.recorded && result.outcome?.success);
+    if (delivered && webhook?.failed_at) await this.operational.recovered(webhookId);
+    if (own?.outcome) {
+      await job.updateData({ ...job.data, more: undefined });
+      throw new DeliveryFailedError(own.outcome.errorMessage ?? 'Delivery failed', own.outcome.timedOut);
+    }
+    return delivered ? 'delivered' : 'skipped';
   }
 }

@@ -27,9 +27,12 @@ const AVERAGE_WEIGHT = 0.2;
 /** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
 const AVERAGES_KEPT = 10_000;
 
-/** A slot held for one attempt; give it back once, as soon as the request to the receiver is over. */
+/**
+ * A slot held for one attempt, or for the attempts of a job that carries several deliveries, one after
+ * another; give it back once, as soon as the requests to the receiver are over, saying how many were made.
+ */
 export interface HeldSlot {
-  release(outcome: SlotOutcome): Promise<void>;
+  release(outcome: SlotOutcome, attempts?: number): Promise<void>;
 }
 
 /**
@@ -140,7 +143,7 @@ export class WorkerSlots {
       this.count(organizationId, -1);
       this.fly(organizationId, -1);
     };
-    return { slot: { release: (outcome) => (released ??= taken.release(outcome).finally(done)) } };
+    return { slot: { release: (outcome, attempts) => (released ??= taken.release(outcome, attempts).finally(done)) } };
   }
 
   /**
@@ -299,9 +302,10 @@ export class WorkerSlots {
     const since = performance.now();
     let released: Promise<void> | undefined;
     return {
-      release: (outcome) => {
+      release: (outcome, attempts = 1) => {
         if (released) return released;
-        this.observe(webhookId, performance.now() - since, outcome);
+        // What the webhook's attempts take each, to judge it quick or not.
+        this.observe(webhookId, (performance.now() - since) / Math.max(1, attempts), outcome);
         return (released = this.release(webhookId, slots, lease, outcome));
       },
     };

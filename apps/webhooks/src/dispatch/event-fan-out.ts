@@ -3,13 +3,13 @@ import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
 import { backgroundWork, NATS_CONNECTION, WorkHealth } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
-import { deliveryJob } from '../delivery/delivery-job';
 import { eventsConsumed, jobsEnqueued, matchingSeconds } from '../delivery/delivery-metrics';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
 import { tableIdOf } from '../event-store/event-tables';
 import { ParsedEvent, parseEvents } from './event-envelope';
+import { fanOutJobs } from './fan-out-jobs';
 import { AimRechecks } from '../webhooks/aim-rechecks';
 import { ActiveSubscriptions } from './active-subscriptions';
 
@@ -31,9 +31,9 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 
 /**
  * The durable JetStream consumer: keeps every event in the event store with one delivery series per
- * matching active webhook, adds a job per open series, and acks only once both are stored. Several
- * processes share the durable consumer; an event handed over twice finds its series already there, and
- * the series id as job id drops the second job. Messages that arrive while a batch is being
+ * matching active webhook, adds jobs for the open series (a webhook's series of one batch together, see
+ * fanOutJobs), and acks only once both are stored. Several processes share the durable consumer; an event
+ * handed over twice finds its series already there, and gets a job of its own only when no job has it yet. Messages that arrive while a batch is being
  * stored form the next batch, so the batch size follows the load.
  */
 @Injectable()
@@ -200,22 +200,8 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const matchingUsed = process.cpuUsage(matchingStarted);
       matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
       const series = await this.store.storeFanOut([...stored.values()], pairs);
-      const jobs = series
-        .filter((open) => !open.finished)
-        .map((open) => {
-          const event = stored.get(open.event_id) as StoredEvent;
-          return deliveryJob({
-            seriesId: open.id,
-            eventId: event.id,
-            eventType: event.eventType,
-            tableId: event.tableId,
-            organizationId: event.organizationId,
-            webhookId: open.webhook_id,
-            body: event.body,
-          });
-        });
-      if (jobs.length > 0) await this.deliveryQueue.queue.addBulk(jobs);
-      jobsEnqueued.inc(jobs.length);
+      const { jobs, again } = fanOutJobs(series, stored);
+      jobsEnqueued.inc(await this.deliveryQueue.add(jobs, again));
       eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);
       for (const message of messages) message.ack();
       this.rechecks.afterTableChanges(

@@ -25,6 +25,9 @@ export interface FanOutSeries {
   event_id: string;
   webhook_id: string;
   finished: boolean;
+  /** Opened by this statement, not by an earlier hand-over of its event. */
+  created: boolean;
+  attempts: number;
 }
 
 /** A stored event a recovery may send again. */
@@ -71,14 +74,16 @@ const STORE_EVENTS: PreparedStatement = { name: 'event_store_events', text: INSE
  * hand-over come back too.
  */
 const STORE_EVENTS_AND_SERIES: PreparedStatement = {
-  name: 'event_store_events_series',
+  name: 'event_store_events_series_v2',
   text: `WITH stored AS (${INSERT_EVENTS})
     INSERT INTO ${DELIVERY_SERIES_TABLE} (id, event_id, webhook_id, trigger)
     SELECT gen_random_uuid(), p.event_id, p.webhook_id, 'event' FROM unnest($6::uuid[], $7::uuid[]) AS p(event_id, webhook_id)
     WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = p.webhook_id)
     ON CONFLICT (event_id, webhook_id) WHERE trigger = 'event' DO UPDATE SET trigger = EXCLUDED.trigger
-    RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished`,
+    RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished, xmax = 0 AS created, attempts`,
 };
+
+const STILL_OWED: PreparedStatement = { name: 'event_store_still_owed', text: `SELECT id FROM ${DELIVERY_SERIES_TABLE} WHERE id = ANY($1::uuid[]) AND finished_at IS NULL` };
 
 /**
  * The webhooks context's event store: events, and one delivery series per event and webhook (and per
@@ -228,6 +233,12 @@ export class EventStoreRepository {
       [dueBefore, after?.dueAt ?? '-infinity', after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
     );
     return rows.map(({ due_text, ...series }) => ({ ...series, cursor: { dueAt: due_text, id: series.id } }));
+  }
+
+  /** Which of these series still owe attempts. */
+  async stillOwed(seriesIds: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(STILL_OWED, [seriesIds]);
+    return new Set(rows.map((row) => row.id));
   }
 
   /** A series that will send nothing (its webhook was disabled, deleted or unsubscribed meanwhile). */

@@ -1,0 +1,44 @@
+import { CarriedDelivery, DELIVERIES_PER_JOB, deliveryJob } from '../delivery/delivery-job';
+import type { FanOutSeries, StoredEvent } from '../event-store/event-store.repository';
+
+export interface FanOutJobs {
+  jobs: Array<ReturnType<typeof deliveryJob>>;
+  /** Series opened before this batch (their event was handed over again): their jobs are added only if no job carries them yet. */
+  again: string[];
+}
+
+/**
+ * The jobs for the series a fan-out batch left open: the series it opened go together by webhook, up to
+ * DELIVERIES_PER_JOB to a job (identified by its first series), in the order of the batch. A series opened
+ * before (its event was handed over again) gets a job of its own, whose id is its series, so the job it
+ * already has, if any, makes this one a no-op; and it is named in `again`, for the one that carries it.
+ */
+export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<string, StoredEvent>): FanOutJobs {
+  const jobs: Array<ReturnType<typeof deliveryJob>> = [];
+  const again: string[] = [];
+  const opened = new Map<string, CarriedDelivery[]>();
+  // In the order of the batch's events: the statement that stored the series answers them in an order of its own.
+  const position = new Map([...events.keys()].map((id, i) => [id, i]));
+  const inOrder = [...series].sort((a, b) => (position.get(a.event_id) ?? 0) - (position.get(b.event_id) ?? 0));
+  for (const open of inOrder) {
+    if (open.finished) continue;
+    const event = events.get(open.event_id) as StoredEvent;
+    const delivery: CarriedDelivery = { seriesId: open.id, eventId: event.id, eventType: event.eventType, tableId: event.tableId, body: event.body };
+    if (!open.created) {
+      again.push(open.id);
+      jobs.push(deliveryJob({ ...delivery, organizationId: event.organizationId, webhookId: open.webhook_id, ...(open.attempts > 0 ? { attemptsBefore: open.attempts } : {}) }));
+      continue;
+    }
+    const line = opened.get(open.webhook_id) ?? [];
+    line.push(delivery);
+    opened.set(open.webhook_id, line);
+  }
+  for (const [webhookId, line] of opened) {
+    const organizationId = (events.get(line[0].eventId) as StoredEvent).organizationId;
+    for (let start = 0; start < line.length; start += DELIVERIES_PER_JOB) {
+      const [own, ...more] = line.slice(start, start + DELIVERIES_PER_JOB);
+      jobs.push(deliveryJob({ ...own, organizationId, webhookId, ...(more.length > 0 ? { more } : {}) }));
+    }
+  }
+  return { jobs, again };
+}
