@@ -111,7 +111,10 @@ export class DeliveryProcessor {
       // The rate limit is asked for with the slot, in the same round trip, so it is read first.
       const rateLimit = (await read.webhook)?.rate_limit ?? null;
       // A rate limit paces every start: the deliveries a job carries go on as jobs of their own.
-      if (rateLimit && job.data.more?.length) await this.handOn(job, job.data.more);
+      if (rateLimit && owed && job.data.more?.length) {
+        const stillOwed = await owed;
+        await this.handOn(job, job.data.more.filter((delivery) => stillOwed.has(delivery.seriesId)));
+      }
       // A job put aside is counted once: as waiting when it waited here first (and was parked after all), else as parked or paced.
       let waited = false;
       const answer = await this.slots.take(job.data.webhookId, job.data.organizationId, holder, rateLimit, () => {
@@ -136,12 +139,12 @@ export class DeliveryProcessor {
     }
   }
 
-  /** The job goes on with its own delivery only; these, carried by it, become jobs of their own (attempts made: `attemptsBefore`). */
-  private async handOn(job: Job<DeliveryJob>, deliveries: CarriedDelivery[], attemptsBefore = 0, delayMs = 0): Promise<void> {
+  /** The job goes on with its own delivery only: the ones it carried and still owes become jobs of their own. */
+  private async handOn(job: Job<DeliveryJob>, deliveries: CarriedDelivery[]): Promise<void> {
     const { organizationId, webhookId } = job.data;
-    await this.queue.add(deliveries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId, ...(attemptsBefore > 0 ? { attemptsBefore } : {}) }, delayMs)));
-    if (job.data.more) await job.updateData({ ...job.data, more: undefined });
-    await this.queue.forgetCarried(deliveries.map((delivery) => delivery.seriesId));
+    await this.queue.forgetCarried((job.data.more ?? []).map((delivery) => delivery.seriesId));
+    await this.queue.add(deliveries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId })));
+    await job.updateData({ ...job.data, more: undefined });
   }
 
   private readWebhook(webhookId: string): WebhookRead {
