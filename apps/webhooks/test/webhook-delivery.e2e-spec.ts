@@ -167,9 +167,11 @@ describe('webhook delivery through the real stack', () => {
       // waiting in its worker reads the webhook again, and finds it deleted.
       await sleep(WEBHOOK_READ_FRESH_MS);
       expect((await api.delete(`/webhooks/${hook.id}`)).status).toBe(200);
-      // Requests that began before the delete answered. On a loaded machine the first attempt may have
-      // started well before the others and timed out (WEBHOOK_TIMEOUT_MS) meanwhile, handing its slot to
-      // the job that waited: that request came before the delete, and is not what this test is about.
+      // Requests that began before the delete took effect. On a loaded machine the first attempts may have
+      // timed out (WEBHOOK_TIMEOUT_MS) meanwhile and been retried: an attempt may go out on a read of its
+      // webhook up to WEBHOOK_READ_FRESH_MS old, so one that read it just before the delete may still start
+      // just after. None may start later than that.
+      await sleep(WEBHOOK_READ_FRESH_MS + 250);
       const beforeDelete = receiver.at(path).length;
       expect(beforeDelete).toBeGreaterThanOrEqual(STACK_IN_FLIGHT_CAP);
       hang = false;
