@@ -147,6 +147,24 @@ export class DeliveryProcessor {
     await job.updateData({ ...job.data, more: undefined });
   }
 
+  /** The webhook as read for this attempt, or read again when that read is older than WEBHOOK_READ_FRESH_MS. */
+  private webhookOf(read: WebhookRead, webhookId: string): Promise<SealedWebhookRecord | undefined> {
+    return performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? read.webhook : this.readWebhook(webhookId).webhook;
+  }
+
+  /** Signs one delivery's body with the webhook's secrets and sends it. */
+  private send(webhook: SealedWebhookRecord, delivery: Pick<DeliveryJob, 'body' | 'eventType' | 'eventId'>): Promise<WebhookOutcome> {
+    return this.sender.send({
+      url: webhook.url,
+      secrets: signingSecrets(this.cipher, webhook),
+      body: delivery.body,
+      eventType: delivery.eventType,
+      eventId: delivery.eventId,
+      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      responseLimit: RECORDED_RESPONSE_LIMIT,
+    });
+  }
+
   private readWebhook(webhookId: string): WebhookRead {
     const webhook = this.webhooks.findForDelivery(webhookId);
     // A job that is parked never looks at its read; a failure is seen by the attempt that does.
@@ -157,22 +175,14 @@ export class DeliveryProcessor {
   /** The slot is given back as soon as the receiver has answered (or not), while the attempt is recorded. */
   private async deliver(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead): Promise<AttemptResult> {
     const { webhookId, eventId, eventType, organizationId, body, seriesId } = job.data;
-    const webhook = performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? await read.webhook : await this.readWebhook(webhookId).webhook;
+    const webhook = await this.webhookOf(read, webhookId);
     if (!stillWanted(webhook, job.data)) {
       if (seriesId) await this.events.finishSeries(seriesId);
       deliveryOutcomes.inc({ outcome: 'skipped' });
       return 'skipped';
     }
     const attempt = attemptNumber(job.data, job.attemptsMade);
-    const outcome = await this.sender.send({
-      url: webhook.url,
-      secrets: signingSecrets(this.cipher, webhook),
-      body,
-      eventType,
-      eventId,
-      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      responseLimit: RECORDED_RESPONSE_LIMIT,
-    });
+    const outcome = await this.send(webhook, { body, eventType, eventId });
     const released = slot.release(outcome.success ? 'success' : outcome.timedOut ? 'timeout' : 'other');
     attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
     const exhausted = !outcome.success && attempt >= DELIVERY_ATTEMPTS;
@@ -211,7 +221,7 @@ export class DeliveryProcessor {
    */
   private async deliverCarried(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead, owed: Set<string>): Promise<AttemptResult> {
     const { webhookId, organizationId } = job.data;
-    const webhook = performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? await read.webhook : await this.readWebhook(webhookId).webhook;
+    const webhook = await this.webhookOf(read, webhookId);
     const deliveries = deliveriesOf(job.data).filter((delivery) => owed.has(delivery.seriesId));
     const started = performance.now();
     const results: Array<Promise<CarriedResult>> = [];
@@ -225,15 +235,7 @@ export class DeliveryProcessor {
         results.push(this.events.finishSeries(delivery.seriesId).then(() => ({ delivery, recorded: false })));
         continue;
       }
-      const outcome = await this.sender.send({
-        url: webhook.url,
-        secrets: signingSecrets(this.cipher, webhook),
-        body: delivery.body,
-        eventType: delivery.eventType,
-        eventId: delivery.eventId,
-        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-        responseLimit: RECORDED_RESPONSE_LIMIT,
-      });
+      const outcome = await this.send(webhook, delivery);
       attempts += 1;
       attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
       if (outcome.timedOut) slotOutcome = 'timeout';
