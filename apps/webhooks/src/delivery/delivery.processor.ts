@@ -152,6 +152,21 @@ export class DeliveryProcessor {
     return performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? read.webhook : this.readWebhook(webhookId).webhook;
   }
 
+  /** Records an attempt with its series' progress: due again after the retry delay, unless it succeeded or was the last. */
+  private record(owner: DeliveryJob, delivery: Pick<DeliveryJob, 'eventId' | 'eventType' | 'seriesId'>, attempt: number, outcome: WebhookOutcome): Promise<boolean> {
+    const retries = !outcome.success && attempt < DELIVERY_ATTEMPTS;
+    return this.deliveries.record({
+      ...attemptRecord(outcome),
+      webhookId: owner.webhookId,
+      organizationId: owner.organizationId,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      attempt,
+      seriesId: delivery.seriesId,
+      nextRetryAt: retries ? new Date(Date.now() + retryDelay(this.config.retryDelays, attempt)) : undefined,
+    });
+  }
+
   /** Signs one delivery's body with the webhook's secrets and sends it. */
   private send(webhook: SealedWebhookRecord, delivery: Pick<DeliveryJob, 'body' | 'eventType' | 'eventId'>): Promise<WebhookOutcome> {
     return this.sender.send({
@@ -174,7 +189,7 @@ export class DeliveryProcessor {
 
   /** The slot is given back as soon as the receiver has answered (or not), while the attempt is recorded. */
   private async deliver(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead): Promise<AttemptResult> {
-    const { webhookId, eventId, eventType, organizationId, body, seriesId } = job.data;
+    const { webhookId, eventId, eventType, body, seriesId } = job.data;
     const webhook = await this.webhookOf(read, webhookId);
     if (!stillWanted(webhook, job.data)) {
       if (seriesId) await this.events.finishSeries(seriesId);
@@ -186,16 +201,7 @@ export class DeliveryProcessor {
     const released = slot.release(outcome.success ? 'success' : outcome.timedOut ? 'timeout' : 'other');
     attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
     const exhausted = !outcome.success && attempt >= DELIVERY_ATTEMPTS;
-    const recorded = await this.deliveries.record({
-      ...attemptRecord(outcome),
-      webhookId,
-      organizationId,
-      eventId,
-      eventType,
-      attempt,
-      seriesId,
-      nextRetryAt: outcome.success || exhausted ? undefined : new Date(Date.now() + retryDelay(this.config.retryDelays, attempt)),
-    });
+    const recorded = await this.record(job.data, job.data, attempt, outcome);
     await released;
     if (!recorded) {
       deliveryOutcomes.inc({ outcome: 'skipped' });
@@ -240,20 +246,7 @@ export class DeliveryProcessor {
       attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
       if (outcome.timedOut) slotOutcome = 'timeout';
       else if (outcome.success) slotOutcome = 'success';
-      results.push(
-        this.deliveries
-          .record({
-            ...attemptRecord(outcome),
-            webhookId,
-            organizationId,
-            eventId: delivery.eventId,
-            eventType: delivery.eventType,
-            attempt: 1,
-            seriesId: delivery.seriesId,
-            nextRetryAt: outcome.success ? undefined : new Date(Date.now() + retryDelay(this.config.retryDelays, 1)),
-          })
-          .then((recorded) => ({ delivery, outcome, recorded })),
-      );
+      results.push(this.record(job.data, delivery, 1, outcome).then((recorded) => ({ delivery, outcome, recorded })));
     }
     const released = slot.release(slotOutcome, attempts);
     const ended = await Promise.all(results);
