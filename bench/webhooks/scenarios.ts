@@ -79,11 +79,16 @@ async function waitingDeliveries(queue: Queue): Promise<number> {
   return jobs.reduce((sum, job) => sum + 1 + ((job.data as { more?: unknown[] }).more?.length ?? 0), 0);
 }
 
+/** How long the commit-to-receipt phases are preceded by the same load, not counted. */
+const WARM_UP_S = 3;
+
 /** The worker's delivery outcomes so far (its `webhook_deliveries_total`), as `outcome=count` pairs. */
 async function workerOutcomes(healthPort: number): Promise<string> {
   const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
   const pairs = [...text.matchAll(/^webhook_deliveries_total\{outcome="(\w+)"\} (\d+)/gm)].map(([, outcome, count]) => `${outcome}=${count}`);
-  return pairs.join(' ');
+  const sum = (name: string) => [...text.matchAll(new RegExp(`^webhook_attempt_duration_seconds_${name}\\{[^}]*\\} ([0-9.e+-]+)`, 'gm'))].reduce((total, [, value]) => total + Number(value), 0);
+  const lag = /^nodejs_eventloop_lag_p99_seconds ([0-9.e+-]+)/m.exec(text)?.[1];
+  return `${pairs.join(' ')} attempts=${sum('count')} attempt_seconds=${sum('sum').toFixed(3)} loop_lag_p99_ms=${(Number(lag ?? 0) * 1000).toFixed(1)}`;
 }
 
 /**
@@ -211,8 +216,10 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
   };
 
   try {
-    log('webhooks: warming up ...');
-    await latency(100, 2);
+    // Not counted: a few seconds at the phase's rate, so every process on the way runs the code V8 optimized for
+    // it, as a service that has been up does (right after start the first seconds run slower, unoptimized code).
+    log(`webhooks: warming up, rows at ${settings.latencyRate}/s for ${WARM_UP_S}s (not counted) ...`);
+    await latency(settings.latencyRate, WARM_UP_S);
     log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s for ${settings.latencyDurationS}s ...`);
     const latencyFigures = await latency(settings.latencyRate, settings.latencyDurationS);
     log(`webhooks: commit-to-receipt p50 ${latencyFigures.p50} ms, p99 ${latencyFigures.p99} ms`);

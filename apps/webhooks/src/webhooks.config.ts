@@ -35,6 +35,12 @@ export class WebhooksConfig extends RedisServiceConfig {
   @IsDurationList()
   WEBHOOK_RETRY_DELAYS = '1m,5m,30m,2h,24h';
 
+  /**
+   * Attempts in flight at once for one webhook, across every worker process: a slow receiver delays only
+   * itself. The fan-out reads it too: a batch's deliveries for one webhook get a job each up to this many.
+   */
+  @IsIntBetween(1, 1_000)
+  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = 10;
 
   get allowPrivateTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === '' ? !this.isProduction : this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
@@ -89,10 +95,6 @@ export class WebhooksWorkerConfig extends WebhooksConfig {
   /** Deliveries in flight at once in one worker process. */
   @IsIntBetween(1, 5_000)
   WEBHOOK_WORKER_CONCURRENCY = 200;
-
-  /** Attempts in flight at once for one webhook, across every worker process: a slow receiver delays only itself. */
-  @IsIntBetween(1, 1_000)
-  WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK = 10;
 
   /**
    * Worker slots one organization's deliveries hold at once in one worker process, in flight or waiting

@@ -4,10 +4,15 @@ import { createWebhook, deliveriesOf, uniquePath } from './webhook-fixtures';
 // Events travel the whole way: gateway, tables, outbox relay, JetStream, fan-out, worker, receiver.
 jest.setTimeout(120_000);
 
+/** The stack's fan-out and workers run with the default WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK. */
+const SLOTS = 10;
+/** More rows than the webhook's slots: each job carries two or three. */
+const ROWS = 25;
+
 /** The event id a request carried. */
 const eventOf = (hit: { headers: Record<string, unknown> }) => hit.headers['x-webhook-id'] as string;
 
-describe('deliveries of a batch, carried by one job', () => {
+describe('deliveries of a batch, carried by its jobs', () => {
   let api: ApiClient;
   let receiver: Receiver;
 
@@ -20,27 +25,37 @@ describe('deliveries of a batch, carried by one job', () => {
     await receiver.close();
   });
 
-  it('are sent in the order of the batch, each recorded as its own attempt; one that fails goes on alone and is retried once', async () => {
+  it("beyond the webhook's slots, are dealt over its jobs in turn, each job's in order, each recorded as its own attempt; one that fails goes on alone and is retried once", async () => {
     const table = (await api.post('/tables', { name: `Carried ${Date.now()}`, fields: [{ name: 'N', field_type: 'number' }] })).body.data;
     const path = uniquePath('carried');
     // The second and the fourth request fail: two of the batch's first attempts.
     receiver.on(path, (_request, count) => (count === 2 || count === 4 ? { status: 500 } : { status: 200 }));
     const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const created = await api.post(`/tables/${table.id}/rows/batch`, { rows: [1, 2, 3, 4, 5].map((n) => ({ data: { n } })) });
+    const created = await api.post(`/tables/${table.id}/rows/batch`, { rows: Array.from({ length: ROWS }, (_, n) => ({ data: { n } })) });
     expect(created.status).toBe(201);
+    const rows: string[] = created.body.data.map((row: { id: string }) => row.id);
 
-    await eventually(() => expect(receiver.at(path)).toHaveLength(7), { timeoutMs: 60_000 });
+    await eventually(() => expect(receiver.at(path)).toHaveLength(ROWS + 2), { timeoutMs: 60_000 });
     const hits = receiver.at(path);
-    const first = hits.slice(0, 5).map((hit) => JSON.parse(hit.body.toString()).data.row_id);
-    expect(first).toEqual(created.body.data.map((row: { id: string }) => row.id));
-    // The two that failed came again, after the others, and nothing came twice besides them.
     const events = hits.map(eventOf);
-    expect(hits.slice(5).map(eventOf).sort()).toEqual([events[1], events[3]].sort());
-    expect(new Set(events).size).toBe(5);
+    expect(new Set(events).size).toBe(ROWS);
+    // The first attempts, by row: the rows a job carries (the n-th, the n+SLOTS-th, ...) arrived in the batch's order.
+    const firstArrival = new Map<string, number>();
+    hits.forEach((hit, i) => {
+      const row = JSON.parse(hit.body.toString()).data.row_id as string;
+      if (!firstArrival.has(row)) firstArrival.set(row, i);
+    });
+    for (let job = 0; job < SLOTS; job += 1) {
+      const carried = rows.filter((_, n) => n % SLOTS === job).map((row) => firstArrival.get(row) as number);
+      expect(carried).toEqual([...carried].sort((a, b) => a - b));
+    }
+    // The two that failed came again, and nothing came twice besides them.
+    const twice = events.filter((event, i) => events.indexOf(event) !== i);
+    expect(twice.sort()).toEqual([events[1], events[3]].sort());
 
     const records = await eventually(async () => {
       const all = await deliveriesOf(api, hook.id);
-      expect(all).toHaveLength(7);
+      expect(all).toHaveLength(ROWS + 2);
       return all;
     });
     const byEvent = new Map<string, Array<{ attempt: number; success: boolean }>>();

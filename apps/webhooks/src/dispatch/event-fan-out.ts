@@ -200,7 +200,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const matchingUsed = process.cpuUsage(matchingStarted);
       matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
       const series = await this.store.storeFanOut([...stored.values()], pairs);
-      const { jobs, again } = fanOutJobs(series, stored);
+      const { jobs, again } = fanOutJobs(series, stored, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK);
       jobsEnqueued.inc(await this.deliveryQueue.add(jobs, again));
       eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);
       for (const message of messages) message.ack();

@@ -15,34 +15,49 @@ function batch(count: number, webhooks: string[]): { series: FanOutSeries[]; eve
   return { series, events };
 }
 
+const SLOTS = 4;
+
+/** Each job's series: its own, then the ones it carries. */
+const carried = (jobs: ReturnType<typeof fanOutJobs>['jobs']) => jobs.map((job) => [job.data.seriesId, ...(job.data.more ?? []).map((d) => d.seriesId)]);
+
 describe('fanOutJobs', () => {
-  it("puts a batch's new series of one webhook together, in order, at most DELIVERIES_PER_JOB to a job named after its first", () => {
-    const { series, events } = batch(DELIVERIES_PER_JOB + 3, ['a', 'b']);
-    const { jobs, again } = fanOutJobs(series, events);
+  it("gives a webhook's new series a job each while they fit its slots, so they go out side by side", () => {
+    const { series, events } = batch(SLOTS, ['a', 'b']);
+    const { jobs, again } = fanOutJobs(series, events, SLOTS);
     expect(again).toEqual([]);
-    const carried = jobs.map((job) => [job.opts.jobId, job.data.webhookId, [job.data.seriesId, ...(job.data.more ?? []).map((d) => d.seriesId)].length]);
-    expect(carried).toEqual([
-      ['a-0', 'a', DELIVERIES_PER_JOB],
-      [`a-${DELIVERIES_PER_JOB}`, 'a', 3],
-      ['b-0', 'b', DELIVERIES_PER_JOB],
-      [`b-${DELIVERIES_PER_JOB}`, 'b', 3],
-    ]);
-    const first = jobs[0].data;
-    expect(first.more?.[0]).toEqual({ seriesId: 'a-1', eventId: 'event-1', eventType: 'row.created', tableId: 'table', body: '{"n":1}' });
-    expect(first.body).toBe('{"n":0}');
+    expect(carried(jobs)).toEqual([['a-0'], ['a-1'], ['a-2'], ['a-3'], ['b-0'], ['b-1'], ['b-2'], ['b-3']]);
+    expect(jobs.map((job) => job.opts.jobId)).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'b-0', 'b-1', 'b-2', 'b-3']);
+  });
+
+  it('deals the series beyond the slots over as many jobs as it has slots, in turn and in order, each named after its first', () => {
+    const { series, events } = batch(SLOTS + 3, ['a']);
+    const { jobs } = fanOutJobs(series, events, SLOTS);
+    expect(carried(jobs)).toEqual([['a-0', 'a-4'], ['a-1', 'a-5'], ['a-2', 'a-6'], ['a-3']]);
+    expect(jobs.map((job) => job.opts.jobId)).toEqual(['a-0', 'a-1', 'a-2', 'a-3']);
+    expect(jobs[0].data.more?.[0]).toEqual({ seriesId: 'a-4', eventId: 'event-4', eventType: 'row.created', tableId: 'table', body: '{"n":4}' });
+    expect(jobs[0].data.body).toBe('{"n":0}');
+  });
+
+  it('takes more jobs than slots where each would carry over DELIVERIES_PER_JOB', () => {
+    const count = SLOTS * DELIVERIES_PER_JOB + 1;
+    const { series, events } = batch(count, ['a']);
+    const lines = carried(fanOutJobs(series, events, SLOTS).jobs);
+    expect(lines).toHaveLength(SLOTS + 1);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(DELIVERIES_PER_JOB);
+    expect(new Set(lines.flat()).size).toBe(count);
   });
 
   it('follows the order of the events in the batch, whatever the order the series came back in', () => {
-    const { series, events } = batch(3, ['a']);
-    const { jobs } = fanOutJobs([...series].reverse(), events);
-    expect([jobs[0].data.seriesId, ...(jobs[0].data.more ?? []).map((d) => d.seriesId)]).toEqual(['a-0', 'a-1', 'a-2']);
+    const { series, events } = batch(SLOTS * 2, ['a']);
+    const { jobs } = fanOutJobs([...series].reverse(), events, SLOTS);
+    expect(carried(jobs)).toEqual([['a-0', 'a-4'], ['a-1', 'a-5'], ['a-2', 'a-6'], ['a-3', 'a-7']]);
   });
 
   it('gives a series opened before its own job, counting its attempts, and names it; finished series get none', () => {
     const { series, events } = batch(3, ['a']);
     series[0] = { ...series[0], created: false, attempts: 2 };
     series[1] = { ...series[1], finished: true };
-    const { jobs, again } = fanOutJobs(series, events);
+    const { jobs, again } = fanOutJobs(series, events, SLOTS);
     expect(again).toEqual(['a-0']);
     expect(jobs.map((job) => [job.opts.jobId, job.data.attemptsBefore, job.data.more])).toEqual([
       ['a-0', 2, undefined],

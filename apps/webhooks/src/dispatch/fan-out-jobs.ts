@@ -8,12 +8,15 @@ export interface FanOutJobs {
 }
 
 /**
- * The jobs for the series a fan-out batch left open: the series it opened go together by webhook, up to
- * DELIVERIES_PER_JOB to a job (identified by its first series), in the order of the batch. A series opened
+ * The jobs for the series a fan-out batch left open. The series it opened for a webhook go out side by side
+ * while they fit the webhook's slots (`slots`, its attempts in flight at once): one job each. Beyond that
+ * they are dealt in turn, in the order of the batch, over as many jobs as it has slots (more where each
+ * would carry over DELIVERIES_PER_JOB), each identified by its first series, so a backlog costs a job's
+ * moves in the queue per several deliveries and a small batch keeps its parallelism. A series opened
  * before (its event was handed over again) gets a job of its own, whose id is its series, so the job it
  * already has, if any, makes this one a no-op; and it is named in `again`, for the one that carries it.
  */
-export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<string, StoredEvent>): FanOutJobs {
+export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<string, StoredEvent>, slots: number): FanOutJobs {
   const jobs: Array<ReturnType<typeof deliveryJob>> = [];
   const again: string[] = [];
   const opened = new Map<string, CarriedDelivery[]>();
@@ -35,10 +38,17 @@ export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<
   }
   for (const [webhookId, line] of opened) {
     const organizationId = (events.get(line[0].eventId) as StoredEvent).organizationId;
-    for (let start = 0; start < line.length; start += DELIVERIES_PER_JOB) {
-      const [own, ...more] = line.slice(start, start + DELIVERIES_PER_JOB);
+    for (const [own, ...more] of dealt(line, slots)) {
       jobs.push(deliveryJob({ ...own, organizationId, webhookId, ...(more.length > 0 ? { more } : {}) }));
     }
   }
   return { jobs, again };
+}
+
+/** One webhook's new deliveries dealt over its jobs in turn: the batch's first ones start first, each job keeps their order. */
+function dealt(line: readonly CarriedDelivery[], slots: number): CarriedDelivery[][] {
+  const count = line.length <= slots ? line.length : Math.max(slots, Math.ceil(line.length / DELIVERIES_PER_JOB));
+  const parts: CarriedDelivery[][] = Array.from({ length: count }, () => []);
+  line.forEach((delivery, i) => parts[i % count].push(delivery));
+  return parts;
 }
