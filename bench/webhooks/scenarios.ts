@@ -101,7 +101,7 @@ function traceQueue(queue: Queue, receiver: ArrivalRecorder, responses: Readonly
   const timer = setInterval(() => {
     void Promise.all([queue.getJobCounts('wait', 'active', 'delayed'), workerOutcomes(workerHealthPort).catch(() => '')]).then(([counts, outcomes]) => {
       process.stderr.write(
-        `trace ${((Date.now() - started) / 1000).toFixed(2)}s created ${responses.size} arrived ${receiver.arrivals.length} wait ${counts.wait} active ${counts.active} delayed ${counts.delayed} ${outcomes}\n`,
+        `trace ${new Date().toISOString().slice(11, 23)} ${((Date.now() - started) / 1000).toFixed(2)}s created ${responses.size} arrived ${receiver.arrivals.length} wait ${counts.wait} active ${counts.active} delayed ${counts.delayed} ${outcomes}\n`,
       );
     });
   }, 250);

@@ -104,8 +104,7 @@ export class DeliveryProcessor {
     const holder = job.id ?? deliveryJobId(job.data);
     let slot: HeldSlot | undefined;
     const read = this.readWebhook(job.data.webhookId);
-    // A job that carries deliveries sends only those still owed (it may run again after its worker died).
-    const owed = job.data.more?.length ? this.events.stillOwed(deliveriesOf(job.data).map((delivery) => delivery.seriesId)) : undefined;
+    const owed = job.data.more?.length ? this.owedOf(job) : undefined;
     owed?.catch(() => undefined);
     try {
       // The rate limit is asked for with the slot, in the same round trip, so it is read first.
@@ -113,7 +112,7 @@ export class DeliveryProcessor {
       // A rate limit paces every start: the deliveries a job carries go on as jobs of their own.
       if (rateLimit && owed && job.data.more?.length) {
         const stillOwed = await owed;
-        await this.handOn(job, job.data.more.filter((delivery) => stillOwed.has(delivery.seriesId)));
+        await this.handOn(job, job.data.more.filter((delivery) => stillOwed(delivery.seriesId)));
       }
       // A job put aside is counted once: as waiting when it waited here first (and was parked after all), else as parked or paced.
       let waited = false;
@@ -137,6 +136,17 @@ export class DeliveryProcessor {
       // Already given back when the request ended; this covers an attempt that stopped before it.
       await slot?.release('other');
     }
+  }
+
+  /**
+   * Which of the deliveries a job carries it still owes. A job's first run owes them all; a job that ran
+   * before (its worker died, or our storage failed, after it sent some) sends only those whose series are
+   * not finished.
+   */
+  private async owedOf(job: Job<DeliveryJob>): Promise<(seriesId: string) => boolean> {
+    if (job.attemptsStarted <= 1 && job.stalledCounter === 0) return () => true;
+    const owed = await this.events.stillOwed(deliveriesOf(job.data).map((delivery) => delivery.seriesId));
+    return (seriesId) => owed.has(seriesId);
   }
 
   /** The job goes on with its own delivery only: the ones it carried and still owes become jobs of their own. */
@@ -225,10 +235,10 @@ export class DeliveryProcessor {
    * on at their first, in one job again (or each alone after a timeout). When the job's own delivery failed,
    * the job itself retries it (BullMQ's backoff), alone.
    */
-  private async deliverCarried(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead, owed: Set<string>): Promise<AttemptResult> {
+  private async deliverCarried(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead, owed: (seriesId: string) => boolean): Promise<AttemptResult> {
     const { webhookId, organizationId } = job.data;
     const webhook = await this.webhookOf(read, webhookId);
-    const deliveries = deliveriesOf(job.data).filter((delivery) => owed.has(delivery.seriesId));
+    const deliveries = deliveriesOf(job.data).filter((delivery) => owed(delivery.seriesId));
     const started = performance.now();
     const results: Array<Promise<CarriedResult>> = [];
     let slotOutcome: SlotOutcome = 'other';

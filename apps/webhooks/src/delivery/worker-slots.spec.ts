@@ -2,7 +2,7 @@ import { eventually } from '@platform/testing';
 import type { WebhooksWorkerConfig } from '../webhooks.config';
 import type { DeliveryQueue } from './delivery-queue';
 import type { InFlightLeases, LeaseAnswer, SlotOutcome } from './in-flight-leases';
-import { SlotAnswer, WorkerSlots } from './worker-slots';
+import { SlotAnswer, SPARE_MS, WorkerSlots } from './worker-slots';
 
 const MAX = 2;
 const SHARE = 3;
@@ -12,7 +12,8 @@ const STALL_MS = 1_000;
 class MemoryLeases {
   readonly held = new Set<string>();
   readonly parked: string[] = [];
-  /** Releases Redis was asked for. */
+  /** Slots and releases Redis was asked for. */
+  acquires = 0;
   releases = 0;
   mostHeld = 0;
   asking = 0;
@@ -28,6 +29,7 @@ class MemoryLeases {
   ) {}
 
   async acquire(_webhookId: string, holder: string, _intervalMs: number, park = true): Promise<LeaseAnswer> {
+    this.acquires += 1;
     this.mostAsking = Math.max(this.mostAsking, (this.asking += 1));
     await new Promise((resolve) => setTimeout(resolve, 5));
     this.asking -= 1;
@@ -67,6 +69,30 @@ function workerSlots(leases: MemoryLeases, promoted: string[] = [], max = MAX): 
 const isSlot = (answer: SlotAnswer): answer is { slot: { release: (outcome: SlotOutcome) => Promise<void> } } => 'slot' in answer;
 
 describe('WorkerSlots', () => {
+  it("keeps a slot a success freed, with no job waiting, for the webhook's next jobs here, and gives it back to Redis SPARE_MS later", async () => {
+    const leases = new MemoryLeases(true);
+    const slots = workerSlots(leases);
+    const deliverOne = async (i: number) => {
+      const answer = await slots.take('hook', 'org', `job-${i}`, null);
+      if (!isSlot(answer)) throw new Error(`job-${i} got no slot`);
+      await answer.slot.release('success');
+    };
+    // The first success goes to Redis: until Redis has heard of one, the breaker's count of timeouts may stand.
+    await deliverOne(0);
+    expect([leases.acquires, leases.releases]).toEqual([1, 1]);
+    // The next one asks Redis and keeps its slot; the two after it take that slot, one at a time, without Redis.
+    for (const i of [1, 2, 3]) await deliverOne(i);
+    expect([leases.acquires, leases.releases]).toEqual([2, 1]);
+    expect([...leases.held]).toEqual(['job-1']);
+    // Unused for SPARE_MS, it goes back.
+    await eventually(() => expect([leases.releases, leases.held.size]).toEqual([2, 0]), { timeoutMs: SPARE_MS + 1_000 });
+    // A failure frees its slot through Redis at once.
+    const answer = await slots.take('hook', 'org', 'job-4', null);
+    if (!isSlot(answer)) throw new Error('job-4 got no slot');
+    await answer.slot.release('other');
+    expect([leases.acquires, leases.releases, leases.held.size]).toEqual([3, 3, 0]);
+  });
+
   it('leaves no job waiting for good when another worker holds every slot of the webhook', async () => {
     const leases = new MemoryLeases(false);
     const slots = workerSlots(leases);

@@ -22,6 +22,12 @@ export const WAITING_PER_SLOT = 3;
  */
 /** How long after a stall sent jobs away to be parked an ended attempt wakes them (they are on their way into the list). */
 const STALL_SETTLE_MS = 100;
+/**
+ * How long a slot that a success freed, with no job of its webhook waiting here, stays with this worker for
+ * the webhook's next job before it goes back to Redis: a webhook whose jobs come one or two at a time (a
+ * steady trickle of events) then costs Redis no round trip per delivery to take and free its slot.
+ */
+export const SPARE_MS = 25;
 /** Weight of the newest attempt in a webhook's moving average. */
 const AVERAGE_WEIGHT = 0.2;
 /** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
@@ -63,6 +69,10 @@ interface WebhookSlots {
   /** Releases on their way to Redis: until they answer, the count is not forgotten (a handed-over slot lands in it). */
   releasing: number;
   waiting: Waiter[];
+  /** Slots a success freed with nobody waiting, kept for the next job here until SPARE_MS has passed (their leases in Redis stand). */
+  spare: Lease[];
+  /** Gives the spare slots back to Redis. */
+  spareTimer?: NodeJS.Timeout;
   /** The webhook's least ms between starts, as the last job to ask read it (0 for no rate limit). */
   intervalMs: number;
   /** When an attempt of the webhook here last ended (performance.now()). */
@@ -72,11 +82,6 @@ interface WebhookSlots {
   /** Jobs the last stall sent away to be parked, and when: woken again once an attempt here ends. */
   stalledAway: number;
   stalledAt: number;
-  /**
-   * The last release this worker sent Redis was a success, so the receiver's count of timeouts (the breaker)
-   * is clear: a success may pass its slot on without telling Redis.
-   */
-  breakerClear: boolean;
 }
 
 /**
@@ -101,6 +106,12 @@ export class WorkerSlots {
   private readonly organizations = new Map<string, number>();
   /** Of those, the ones asking Redis for a slot or holding one. */
   private readonly flying = new Map<string, number>();
+  /**
+   * The webhooks whose last release this worker sent Redis was a success, so the receiver's count of timeouts
+   * (the breaker) is clear: a success may pass its slot on, or keep it spare, without telling Redis. Kept apart
+   * from a webhook's count here, which is forgotten whenever the webhook has nothing here.
+   */
+  private readonly breakerClear = new Set<string>();
   /** Each webhook's moving average of the ms its slots were held here; Infinity after a timeout. */
   private readonly holdMs = new Map<string, number>();
   private readonly max: number;
@@ -174,6 +185,12 @@ export class WorkerSlots {
       slots = this.slotsOf(webhookId, intervalMs);
       return undefined;
     };
+    const spare = overShare ? undefined : this.spareOf(webhookId, slots);
+    if (spare) {
+      slots.inFlight += 1;
+      this.fly(organizationId, 1);
+      return { slot: this.held(webhookId, slots, spare) };
+    }
     // Jobs already asking count as holding: a burst of a webhook's jobs waits here behind its first `max`
     // instead of asking Redis all at once and being parked, all but those.
     const held = slots.inFlight + slots.asking;
@@ -292,9 +309,10 @@ export class WorkerSlots {
   /** Stops waiting: every job waiting here takes a slot the usual way (or is parked), so the worker can close. */
   close(): void {
     this.closing = true;
-    for (const slots of this.webhooks.values()) {
+    for (const [webhookId, slots] of this.webhooks) {
       clearTimeout(slots.stallTimer);
       for (const waiter of slots.waiting.splice(0)) waiter.resume(undefined);
+      void this.giveBackSpare(webhookId, slots);
     }
   }
 
@@ -322,17 +340,23 @@ export class WorkerSlots {
     slots.inFlight -= 1;
     slots.lastEnded = performance.now();
     const next = this.closing ? undefined : slots.waiting.shift();
-    if (next && outcome === 'success' && slots.breakerClear && slots.intervalMs === 0 && slots.lastEnded - lease.writtenAt < PASS_ON_MS) {
+    const passOn = !this.closing && outcome === 'success' && this.breakerClear.has(webhookId) && slots.intervalMs === 0 && slots.lastEnded - lease.writtenAt < PASS_ON_MS;
+    if (next && passOn) {
       slots.inFlight += 1;
       next.resume(lease);
       this.wakeStalledAway(webhookId, slots);
+      return;
+    }
+    if (passOn && slots.stalledAway === 0) {
+      slots.spare.push(lease);
+      slots.spareTimer ??= setTimeout(() => void this.giveBackSpare(webhookId, slots), SPARE_MS);
       return;
     }
     slots.releasing += 1;
     const sentAt = performance.now();
     try {
       const { handed, woken } = await this.leases.release(webhookId, lease.name, outcome, slots.intervalMs, next?.holder);
-      if (outcome !== 'other') slots.breakerClear = outcome === 'success';
+      if (outcome !== 'other') this.noteBreaker(webhookId, outcome === 'success');
       if (handed) slots.inFlight += 1;
       next?.resume(handed ? { name: next.holder, writtenAt: sentAt } : undefined);
       if (!handed) this.releaseStranded(slots);
@@ -361,6 +385,44 @@ export class WorkerSlots {
     wakeParked(this.leases, this.deliveryQueue, webhookId, count).catch((error: unknown) => this.logger.warn({ err: error, webhookId }, 'could not wake the jobs a stall parked; the sweep does'));
   }
 
+  /** A spare slot of the webhook young enough to outlast the next attempt; older ones go back to Redis. */
+  private spareOf(webhookId: string, slots: WebhookSlots): Lease | undefined {
+    while (slots.spare.length > 0) {
+      const lease = slots.spare.pop() as Lease;
+      if (performance.now() - lease.writtenAt < PASS_ON_MS) return lease;
+      void this.giveBack(webhookId, slots, lease);
+    }
+    return undefined;
+  }
+
+  /** The webhook's spare slots go back to Redis, each waking a parked job of the webhook if there is one. */
+  private async giveBackSpare(webhookId: string, slots: WebhookSlots): Promise<void> {
+    clearTimeout(slots.spareTimer);
+    slots.spareTimer = undefined;
+    await Promise.all(slots.spare.splice(0).map((lease) => this.giveBack(webhookId, slots, lease)));
+  }
+
+  private async giveBack(webhookId: string, slots: WebhookSlots, lease: Lease): Promise<void> {
+    slots.releasing += 1;
+    try {
+      const { woken } = await this.leases.release(webhookId, lease.name, 'success', slots.intervalMs);
+      if (woken) await this.deliveryQueue.promote(woken);
+    } catch (error) {
+      this.logger.warn({ err: error, webhookId }, 'could not free an in-flight slot; it lapses at its expiry');
+    } finally {
+      slots.releasing -= 1;
+      this.forgetIfIdle(webhookId, slots);
+    }
+  }
+
+  private noteBreaker(webhookId: string, clear: boolean): void {
+    if (!clear) this.breakerClear.delete(webhookId);
+    else if (!this.breakerClear.has(webhookId)) {
+      if (this.breakerClear.size >= AVERAGES_KEPT) this.breakerClear.clear();
+      this.breakerClear.add(webhookId);
+    }
+  }
+
   private count(organizationId: string, change: number): void {
     tally(this.organizations, organizationId, change);
   }
@@ -373,7 +435,7 @@ export class WorkerSlots {
   private slotsOf(webhookId: string, intervalMs: number): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], intervalMs, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0, breakerClear: false };
+      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], spare: [], intervalMs, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
       this.webhooks.set(webhookId, slots);
     }
     slots.intervalMs = intervalMs;
@@ -381,7 +443,8 @@ export class WorkerSlots {
   }
 
   private forgetIfIdle(webhookId: string, slots: WebhookSlots): void {
-    if (slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && this.webhooks.get(webhookId) === slots) {
+    const quiet = slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && slots.spare.length === 0;
+    if (quiet && this.webhooks.get(webhookId) === slots) {
       this.webhooks.delete(webhookId);
     }
   }

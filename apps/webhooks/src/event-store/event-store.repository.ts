@@ -83,7 +83,14 @@ const STORE_EVENTS_AND_SERIES: PreparedStatement = {
     RETURNING id, event_id, webhook_id, finished_at IS NOT NULL AS finished, xmax = 0 AS created, attempts`,
 };
 
-const STILL_OWED: PreparedStatement = { name: 'event_store_still_owed', text: `SELECT id FROM ${DELIVERY_SERIES_TABLE} WHERE id = ANY($1::uuid[]) AND finished_at IS NULL` };
+/**
+ * By primary key only, the finish read as a column: with `finished_at IS NULL` in its WHERE, a plan made while
+ * the table was small or had no statistics scans the partial index of owed series (due_at, id) from end to end.
+ */
+const STILL_OWED: PreparedStatement = {
+  name: 'event_store_still_owed',
+  text: `SELECT id, finished_at IS NULL AS owed FROM ${DELIVERY_SERIES_TABLE} WHERE id = ANY($1::uuid[])`,
+};
 
 /**
  * The webhooks context's event store: events, and one delivery series per event and webhook (and per
@@ -237,8 +244,8 @@ export class EventStoreRepository {
 
   /** Which of these series still owe attempts. */
   async stillOwed(seriesIds: readonly string[]): Promise<Set<string>> {
-    const { rows } = await this.db.query<{ id: string }>(STILL_OWED, [seriesIds]);
-    return new Set(rows.map((row) => row.id));
+    const { rows } = await this.db.query<{ id: string; owed: boolean }>(STILL_OWED, [seriesIds]);
+    return new Set(rows.filter((row) => row.owed).map((row) => row.id));
   }
 
   /** A series that will send nothing (its webhook was disabled, deleted or unsubscribed meanwhile). */
