@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { ManagedProcess } from '@platform/runner';
-import { ApiClient, apiClient, createTestOrg, eventually, startProcess, Receiver } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, startProcess, Receiver, testDatabaseUrl } from '@platform/testing';
+import { Client } from 'pg';
+import { deliveryJob } from '../src/delivery/delivery-job';
 import { ARecordDns } from './a-record-dns';
 import { DeliveryQueueClient } from './delivery-queue-client';
 import { EventPublisher } from './event-publisher';
@@ -55,6 +58,50 @@ describe('delivery workers', () => {
       expect(attemptsPerEvent.every((count) => count === 2)).toBe(true);
     } finally {
       await queue.close();
+    }
+  });
+
+  it('sends again only what a job carrying several deliveries still owed when its worker was killed with SIGKILL', async () => {
+    const queue = new DeliveryQueueClient();
+    const db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      const path = uniquePath('carried-sigkill');
+      // The first delivery is answered, the second hangs until the worker is dead, the third is never reached.
+      let hang = true;
+      receiver.on(path, (_request, count) => (count === 2 && hang ? 'hang' : { status: 200 }));
+      const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+      // Three stored events with their series, as the fan-out leaves them, carried by one job.
+      const events = [1, 2, 3].map((n) => ({ id: randomUUID(), n }));
+      await db.query(`INSERT INTO webhooks.events (id, organization_id, event_type, body) SELECT id, $2, 'row.created', '{}' FROM unnest($1::uuid[]) AS id`, [events.map((e) => e.id), orgId]);
+      await db.query(`INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger) SELECT id, $2, id, 'event' FROM unnest($1::uuid[]) AS id`, [events.map((e) => e.id), hook.id]);
+      const [own, ...more] = events.map((event) => ({ seriesId: event.id, eventId: event.id, eventType: 'row.created', body: JSON.stringify({ id: event.id, data: { n: event.n } }) }));
+      const job = deliveryJob({ ...own, organizationId: orgId, webhookId: hook.id, more });
+      await queue.queue.add(job.name, job.data, job.opts);
+
+      const env = { WEBHOOK_QUEUE: queue.name, WEBHOOK_JOB_LOCK_MS: '1000', WEBHOOK_STALLED_CHECK_MS: '500' };
+      const doomed = await worker(env);
+      await eventually(() => expect(receiver.at(path)).toHaveLength(2));
+      // The first attempt is recorded (its series finished) before the worker dies.
+      await eventually(async () => expect((await deliveriesOf(api, hook.id)).map((d) => d.event_id)).toEqual([events[0].id]));
+      doomed.kill('SIGKILL');
+      await sleep(200);
+      hang = false;
+      receiver.release(200);
+      await worker(env);
+      await eventually(
+        async () => {
+          const succeeded = (await deliveriesOf(api, hook.id)).filter((d) => d.success).map((d) => d.event_id);
+          expect(new Set(succeeded)).toEqual(new Set(events.map((event) => event.id)));
+        },
+        { timeoutMs: 20_000 },
+      );
+      const requests = events.map((event) => receiver.at(path).filter((hit) => hit.headers['x-webhook-id'] === event.id).length);
+      // The first went once; the second twice (the attempt cut short, then again); the third once.
+      expect(requests).toEqual([1, 2, 1]);
+    } finally {
+      await queue.close();
+      await db.end();
     }
   });
 
