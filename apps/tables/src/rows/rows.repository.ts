@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@contracts';
-import { Database, Sql } from '@platform/persistence';
+import { Database, jsonTexts, Sql } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import { SqlParameters } from '../filter/sql-parameters';
 import { COLUMN_KINDS } from '../storage/column-types';
@@ -132,13 +132,13 @@ export class RowsRepository {
   async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<Map<string, RowRecord>> {
     const params = new SqlParameters();
     const input = unnestedRows(params, table, rows);
-    const events = `unnest(${params.add(rows.map((row) => row.event.id))}::uuid[], ${params.add(rows.map((row) => row.id))}::uuid[],
-      ${params.add(rows.map((row) => row.body))}::json[]) WITH ORDINALITY AS e(id, row_id, body, ord)`;
+    const events = `unnest(${params.add(rows.map((row) => row.event.id))}::uuid[], ${params.add(rows.map((row) => row.id))}::uuid[]) WITH ORDINALITY AS k(id, row_id, ord)
+      JOIN json_array_elements(${params.add(jsonTexts(rows.map((row) => row.body)))}::json) WITH ORDINALITY AS b(body, ord) USING (ord)`;
     const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
         ON CONFLICT (id) DO NOTHING RETURNING ${rowSelectList(table.fields)}),
       counted AS (${countInserted(params, table)}),
-      published AS (${TABLES_OUTBOX.insertMessageStatement(rows[0].event, `(SELECT e.* FROM ${events} WHERE e.row_id IN (SELECT id FROM inserted)) AS written`, (value) => params.add(value))})
+      published AS (${TABLES_OUTBOX.insertMessageStatement(rows[0].event, `(SELECT k.id, b.body, ord FROM ${events} WHERE k.row_id IN (SELECT id FROM inserted)) AS written`, (value) => params.add(value))})
       SELECT * FROM inserted`;
     const { rows: records } = await this.db.query<RowRecord>(sql, params.values);
     if (records.length > 0) TABLES_OUTBOX.written(this.db);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, PreparedStatement, Sql } from '@platform/persistence';
+import { Database, jsonTexts, PreparedStatement, Sql } from '@platform/persistence';
 import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, RECOVERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 /** An event as the store keeps it: the exact bytes receivers get and sign. */
@@ -61,8 +61,11 @@ export interface OwedSeries {
   due_at: Date;
 }
 
+/** The bodies come as one JSON array text (jsonTexts), each stored exactly as it was written. */
 const INSERT_EVENTS = `INSERT INTO ${EVENTS_TABLE} (id, organization_id, event_type, table_id, body)
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::text[])
+  SELECT e.id, e.organization_id, e.event_type, e.table_id, b.body::text
+  FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[]) WITH ORDINALITY AS e(id, organization_id, event_type, table_id, ord)
+  JOIN json_array_elements($5::json) WITH ORDINALITY AS b(body, ord) USING (ord)
   ON CONFLICT (id) DO NOTHING`;
 
 /** The fan-out's events of a batch that no webhook wants (prepared: it runs for every batch). */
@@ -111,7 +114,7 @@ export class EventStoreRepository {
 
   /** The same within a transaction of the caller's, which commits the change the events are about with them. */
   async storeFanOutIn(db: Sql, events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
-    const stored = [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), events.map((e) => e.body)];
+    const stored = [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), jsonTexts(events.map((e) => e.body))];
     if (pairs.length === 0) {
       await db.query(STORE_EVENTS, stored);
       return [];

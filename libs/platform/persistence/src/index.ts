@@ -8,3 +8,4 @@ export * from './pg-errors';
 export * from './query-scope';
 export * from './scoped-pool';
 export * from './copy-streams';
+export * from './json-texts';
