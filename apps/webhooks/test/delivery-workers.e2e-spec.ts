@@ -19,6 +19,22 @@ describe('delivery workers', () => {
     return process;
   };
 
+  /** Kills `doomed` with SIGKILL, lets the receiver answer again, starts another worker like it, and waits until each event is delivered. */
+  const replaceWorker = async (doomed: ManagedProcess, env: Record<string, string>, answerAgain: () => void, webhookId: string, eventIds: string[]) => {
+    doomed.kill('SIGKILL');
+    await sleep(200);
+    answerAgain();
+    receiver.release(200);
+    await worker(env);
+    await eventually(
+      async () => {
+        const succeeded = (await deliveriesOf(api, webhookId, '?limit=100')).filter((d) => d.success).map((d) => d.event_id);
+        expect(new Set(succeeded)).toEqual(new Set(eventIds));
+      },
+      { timeoutMs: 20_000 },
+    );
+  };
+
   beforeAll(async () => {
     const org = await createTestOrg();
     orgId = org.orgId;
@@ -42,18 +58,7 @@ describe('delivery workers', () => {
       const doomed = await worker(env);
       const sent = await Promise.all(Array.from({ length: 10 }, () => queue.deliver(orgId, hook.id, 'row.created')));
       await eventually(() => expect(receiver.at(path)).toHaveLength(10));
-      doomed.kill('SIGKILL');
-      await sleep(200);
-      hang = false;
-      receiver.release(200);
-      await worker(env);
-      await eventually(
-        async () => {
-          const succeeded = (await deliveriesOf(api, hook.id, '?limit=100')).filter((d) => d.success).map((d) => d.event_id);
-          expect(new Set(succeeded)).toEqual(new Set(sent.map((event) => event.id)));
-        },
-        { timeoutMs: 20_000 },
-      );
+      await replaceWorker(doomed, env, () => (hang = false), hook.id, sent.map((event) => event.id));
       const attemptsPerEvent = sent.map((event) => receiver.at(path).filter((hit) => hit.headers['x-webhook-id'] === event.id).length);
       expect(attemptsPerEvent.every((count) => count === 2)).toBe(true);
     } finally {
@@ -84,18 +89,7 @@ describe('delivery workers', () => {
       await eventually(() => expect(receiver.at(path)).toHaveLength(2));
       // The first attempt is recorded (its series finished) before the worker dies.
       await eventually(async () => expect((await deliveriesOf(api, hook.id)).map((d) => d.event_id)).toEqual([events[0].id]));
-      doomed.kill('SIGKILL');
-      await sleep(200);
-      hang = false;
-      receiver.release(200);
-      await worker(env);
-      await eventually(
-        async () => {
-          const succeeded = (await deliveriesOf(api, hook.id)).filter((d) => d.success).map((d) => d.event_id);
-          expect(new Set(succeeded)).toEqual(new Set(events.map((event) => event.id)));
-        },
-        { timeoutMs: 20_000 },
-      );
+      await replaceWorker(doomed, env, () => (hang = false), hook.id, events.map((event) => event.id));
       const requests = events.map((event) => receiver.at(path).filter((hit) => hit.headers['x-webhook-id'] === event.id).length);
       // The first went once; the second twice (the attempt cut short, then again); the third once.
       expect(requests).toEqual([1, 2, 1]);
