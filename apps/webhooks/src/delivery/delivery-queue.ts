@@ -47,8 +47,14 @@ export class DeliveryQueue implements OnApplicationShutdown {
   }
 
   /** Forgets that these series were carried (their job has sent them, or handed them on to jobs of their own). */
-  async forgetCarried(seriesIds: readonly string[]): Promise<void> {
+  private async forgetCarried(seriesIds: readonly string[]): Promise<void> {
     if (seriesIds.length > 0) await this.redis.hdel(this.carriedKey(), ...seriesIds);
+  }
+
+  /** What a job carried is no longer its: it sent those deliveries, and `jobs` go on with the ones it did not finish. */
+  async handOver(carrier: DeliveryJob, jobs: Array<ReturnType<typeof deliveryJob>>): Promise<void> {
+    await this.forgetCarried((carrier.more ?? []).map((delivery) => delivery.seriesId));
+    await this.add(jobs);
   }
 
   /** Which of these series Redis holds no job for, in any state: neither a job of their own nor one that carries them. */

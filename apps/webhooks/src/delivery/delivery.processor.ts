@@ -104,15 +104,16 @@ export class DeliveryProcessor {
     const holder = job.id ?? deliveryJobId(job.data);
     let slot: HeldSlot | undefined;
     const read = this.readWebhook(job.data.webhookId);
-    const owed = job.data.more?.length ? this.owedOf(job) : undefined;
+    // Set while the job carries deliveries besides its own.
+    let owed = job.data.more?.length ? this.owedOf(job) : undefined;
     owed?.catch(() => undefined);
     try {
       // The rate limit is asked for with the slot, in the same round trip, so it is read first.
       const rateLimit = (await read.webhook)?.rate_limit ?? null;
       // A rate limit paces every start: the deliveries a job carries go on as jobs of their own.
-      if (rateLimit && owed && job.data.more?.length) {
-        const stillOwed = await owed;
-        await this.handOn(job, job.data.more.filter((delivery) => stillOwed(delivery.seriesId)));
+      if (rateLimit && owed) {
+        await this.handOn(job, await owed);
+        owed = undefined;
       }
       // A job put aside is counted once: as waiting when it waited here first (and was parked after all), else as parked or paced.
       let waited = false;
@@ -126,7 +127,7 @@ export class DeliveryProcessor {
         throw new DelayedError();
       }
       slot = answer.slot;
-      return owed && job.data.more?.length ? await this.deliverCarried(job, slot, read, await owed) : await this.deliver(job, slot, read);
+      return owed ? await this.deliverCarried(job, slot, read, await owed) : await this.deliver(job, slot, read);
     } catch (error) {
       if (error instanceof DeliveryFailedError || error instanceof DelayedError || !token) throw error;
       deliveryOutcomes.inc({ outcome: 'postponed' });
@@ -150,10 +151,9 @@ export class DeliveryProcessor {
   }
 
   /** The job goes on with its own delivery only: the ones it carried and still owes become jobs of their own. */
-  private async handOn(job: Job<DeliveryJob>, deliveries: CarriedDelivery[]): Promise<void> {
-    const { organizationId, webhookId } = job.data;
-    await this.queue.forgetCarried((job.data.more ?? []).map((delivery) => delivery.seriesId));
-    await this.queue.add(deliveries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId })));
+  private async handOn(job: Job<DeliveryJob>, owed: (seriesId: string) => boolean): Promise<void> {
+    const { organizationId, webhookId, more = [] } = job.data;
+    await this.queue.handOver(job.data, more.filter((delivery) => owed(delivery.seriesId)).map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId })));
     await job.updateData({ ...job.data, more: undefined });
   }
 
@@ -269,8 +269,7 @@ export class DeliveryProcessor {
     const [first, ...rest] = deliveries.slice(next);
     const later = !first ? [] : slotOutcome === 'timeout' ? [first, ...rest].map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId })) : [deliveryJob({ ...first, organizationId, webhookId, ...(rest.length > 0 ? { more: rest } : {}) })];
     const firstRetryMs = retryDelay(this.config.retryDelays, 1);
-    await this.queue.forgetCarried((job.data.more ?? []).map((delivery) => delivery.seriesId));
-    await this.queue.add([...retries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId, attemptsBefore: 1 }, firstRetryMs)), ...later]);
+    await this.queue.handOver(job.data, [...retries.map((delivery) => deliveryJob({ ...delivery, organizationId, webhookId, attemptsBefore: 1 }, firstRetryMs)), ...later]);
     for (const result of ended) deliveryOutcomes.inc({ outcome: !result.recorded || !result.outcome ? 'skipped' : result.outcome.success ? 'success' : 'failure' });
     const delivered = ended.some((result) => result.recorded && result.outcome?.success);
     if (delivered && webhook?.failed_at) await this.operational.recovered(webhookId);

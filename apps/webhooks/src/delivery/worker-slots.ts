@@ -352,6 +352,14 @@ export class WorkerSlots {
       slots.spareTimer ??= setTimeout(() => void this.giveBackSpare(webhookId, slots), SPARE_MS);
       return;
     }
+    await this.free(webhookId, slots, lease, outcome, next);
+  }
+
+  /**
+   * Frees the slot in Redis, which hands it to `next` (a job waiting here) when it can, else wakes a parked
+   * job of the webhook; a slot that cannot be freed lapses by itself.
+   */
+  private async free(webhookId: string, slots: WebhookSlots, lease: Lease, outcome: SlotOutcome, next?: Waiter): Promise<void> {
     slots.releasing += 1;
     const sentAt = performance.now();
     try {
@@ -390,7 +398,7 @@ export class WorkerSlots {
     while (slots.spare.length > 0) {
       const lease = slots.spare.pop() as Lease;
       if (performance.now() - lease.writtenAt < PASS_ON_MS) return lease;
-      void this.giveBack(webhookId, slots, lease);
+      void this.free(webhookId, slots, lease, 'success');
     }
     return undefined;
   }
@@ -399,20 +407,7 @@ export class WorkerSlots {
   private async giveBackSpare(webhookId: string, slots: WebhookSlots): Promise<void> {
     clearTimeout(slots.spareTimer);
     slots.spareTimer = undefined;
-    await Promise.all(slots.spare.splice(0).map((lease) => this.giveBack(webhookId, slots, lease)));
-  }
-
-  private async giveBack(webhookId: string, slots: WebhookSlots, lease: Lease): Promise<void> {
-    slots.releasing += 1;
-    try {
-      const { woken } = await this.leases.release(webhookId, lease.name, 'success', slots.intervalMs);
-      if (woken) await this.deliveryQueue.promote(woken);
-    } catch (error) {
-      this.logger.warn({ err: error, webhookId }, 'could not free an in-flight slot; it lapses at its expiry');
-    } finally {
-      slots.releasing -= 1;
-      this.forgetIfIdle(webhookId, slots);
-    }
+    await Promise.all(slots.spare.splice(0).map((lease) => this.free(webhookId, slots, lease, 'success')));
   }
 
   private noteBreaker(webhookId: string, clear: boolean): void {
