@@ -128,11 +128,12 @@ export async function startBenchStack(options: { redisUrl?: string; logLevel: st
       await supervisor.start(processSpec(name), healthPorts.get(name)).waitReady(60_000);
     },
     extraWorker: async () => {
-      const extra = new ManagedProcess(processSpec('webhooks-worker'), {
+      const extra = new ManagedProcess({ ...processSpec('webhooks-worker'), name: `webhooks-worker-${extras.length + 2}` }, {
         root: REPO_ROOT,
         env,
         healthPort: await freePort(),
         output: (line) => log.write(`[extra] ${line}\n`),
+        cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR,
       });
       extras.push(extra);
       await extra.waitReady(60_000);

@@ -34,7 +34,7 @@ describe('rate-limited jobs start in the order they asked, on the leases in Redi
     // A wait is the reserved start less the time since a's start: at most the time these calls took,
     // measured here from before a asked to after each answer, however slow the machine.
     const asked = Date.now();
-    expect(await ask('a')).toEqual({ granted: true });
+    expect(await ask('a')).toMatchObject({ granted: true });
     const sinceA: number[] = [];
     const waits: number[] = [];
     for (const holder of ['b', 'c', 'd']) {
@@ -55,11 +55,11 @@ describe('rate-limited jobs start in the order they asked, on the leases in Redi
     expect(newcomer).toBeGreaterThanOrEqual(4 * INTERVAL_MS - (Date.now() - asked) - CLOCK_MS);
 
     await sleep(waits[0] + TIMER_MS);
-    expect(await ask('b')).toEqual({ granted: true });
+    expect(await ask('b')).toMatchObject({ granted: true });
     // Right after b, no one starts, c included: starts stay an interval apart.
     expect(waitOf(await ask('c'))).toBeGreaterThan(0);
     await sleep(INTERVAL_MS + TIMER_MS);
-    expect(await ask('c')).toEqual({ granted: true });
+    expect(await ask('c')).toMatchObject({ granted: true });
     for (const holder of ['b', 'c']) await leases.release(webhookId, holder, 'success', INTERVAL_MS);
     await leases.forget(webhookId, 'd');
     await leases.forget(webhookId, 'e');
@@ -71,7 +71,7 @@ describe('rate-limited jobs start in the order they asked, on the leases in Redi
 
   it('paces nothing without a rate limit', async () => {
     const free = randomUUID();
-    for (const holder of ['x', 'y', 'z']) expect(await leases.acquire(free, holder, 0)).toEqual({ granted: true });
+    for (const holder of ['x', 'y', 'z']) expect(await leases.acquire(free, holder, 0)).toMatchObject({ granted: true });
     for (const holder of ['x', 'y', 'z']) await leases.release(free, holder, 'success', 0);
   });
 });

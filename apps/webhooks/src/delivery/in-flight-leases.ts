@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { connectRedis } from '@platform/service';
 import type IORedis from 'ioredis';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 
 /*
- * Per webhook, three sorted sets: `leases` (holder -> expiry), `parked` (job -> when it became due) and
- * `woken` (job promoted to run again -> when it became due, until it takes a slot); a count of the
- * receiver's consecutive timeouts (`timeouts`); and one set of the webhooks that have parked jobs, for
- * the sweep. A job keeps the time it first became due through every park and wake-up, so parked jobs
+ * Per webhook, four sorted sets: `leases` (holder -> expiry), `parked` (job -> when it became due),
+ * `woken` (job promoted to run again -> when it became due, until it takes a slot) and `wanting` (a job
+ * waiting in its worker for a slot that other workers hold, as `<worker>|<job>` -> since when); a count
+ * of the receiver's consecutive timeouts (`timeouts`); and one set of the webhooks that have parked jobs,
+ * for the sweep. A job keeps the time it first became due through every park and wake-up, so parked jobs
  * run in the order of the retry schedule. The time is Redis's, the same for every worker.
  *
  * A webhook with a rate limit also has `pace` (a hash: `next`, the earliest time another attempt may
@@ -100,12 +102,17 @@ local function pace_wait(pace, paced, holder, interval, now)
 end`;
 
 /**
- * Takes a slot for the holder when fewer than the webhook's slots are held (expired leases of a dead
- * worker are dropped first) and its rate limit lets it start now, and answers 1; when the rate limit
- * does not, answers minus the ms to wait (the job then waits in the delayed set, holding no slot);
- * otherwise parks it and answers 0, or, when asked not to park it (it waits in its worker for a slot an
- * attempt there passes on), takes it out of the lists and answers 2.
- * KEYS: leases, parked, woken, timeouts, parked webhooks, pace, paced; ARGV: holder, max in flight, breaker threshold, lease ms, webhook id, interval ms, '1' to park.
+ * Takes a slot for the holder when it holds one already (a slot granted while it waited) or fewer than
+ * the webhook's slots are held (expired leases of a dead worker are dropped first) and its rate limit
+ * lets it start now, and answers 1; when the rate limit does not, answers minus the ms to wait (the job
+ * then waits in the delayed set, holding no slot). Otherwise, by the mode: `park` parks it and answers 0;
+ * `refuse` (it waits in its worker for a slot an attempt there passes on) takes it out of the lists and
+ * answers 2; `want` (it waits in its worker for a slot whichever worker frees it) puts it in `wanting`,
+ * keeping its place when it is there already, and answers 3, announcing on the contended channel that
+ * the webhook's slots now have a job of some worker waiting for them. Every answer comes with the number
+ * of jobs in `wanting`, so a worker learns when the slots it holds are wanted elsewhere.
+ * KEYS: leases, parked, woken, timeouts, parked webhooks, pace, paced, wanting; ARGV: holder, max in flight,
+ * breaker threshold, lease ms, webhook id, interval ms, mode, the holder as a member of wanting, contended channel.
  */
 const ACQUIRE = `
 redis.replicate_commands()
@@ -113,19 +120,41 @@ ${NOW}
 ${SLOTS}
 ${PACE}
 ${PARKING}
+local function answer(code) return {code, redis.call('ZCARD', KEYS[8])} end
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < slots then
   local wait = pace_wait(KEYS[6], KEYS[7], ARGV[1], tonumber(ARGV[6]), now)
   unpark(KEYS[2], KEYS[3], ARGV[1])
-  if wait > 0 then return -wait end
+  redis.call('ZREM', KEYS[8], ARGV[8])
+  if wait > 0 then return answer(-wait) end
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
-  return 1
+  return answer(1)
 end
-if ARGV[7] ~= '1' then
-  unpark(KEYS[2], KEYS[3], ARGV[1])
-  return 2
+unpark(KEYS[2], KEYS[3], ARGV[1])
+if ARGV[7] == 'want' then
+  local added = redis.call('ZADD', KEYS[8], 'NX', now, ARGV[8])
+  redis.call('PEXPIRE', KEYS[8], ARGV[4])
+  if added == 1 and redis.call('ZCARD', KEYS[8]) == 1 then redis.call('PUBLISH', ARGV[9], ARGV[5]) end
+  return answer(3)
 end
-return park(KEYS[2], KEYS[3], KEYS[5], ARGV[1], ARGV[5], now)`;
+redis.call('ZREM', KEYS[8], ARGV[8])
+if ARGV[7] == 'refuse' then return answer(2) end
+park(KEYS[2], KEYS[3], KEYS[5], ARGV[1], ARGV[5], now)
+return answer(0)`;
+
+/**
+ * Keeps a granted slot for the length of an attempt: a slot granted to a job waiting in another worker is
+ * leased for GRANT_MS only (should that worker be gone, it comes free soon), and renewed by the attempt
+ * that takes it. Answers 1, or 0 when the lease is gone (it lapsed).
+ * KEYS: leases; ARGV: holder, lease ms.
+ */
+const RENEW = `
+redis.replicate_commands()
+${NOW}
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
 
 /**
  * Parks the holder without asking for a slot (its organization has no worker slot free for it): it keeps
@@ -139,18 +168,24 @@ ${PARKING}
 return park(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], now)`;
 
 /**
- * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then
- * either hands the slot straight to the next holder, a job already waiting for it in the same worker
- * (when the webhook's slots and rate limit allow it: a job already fetched goes before a parked one,
- * whose wake-up would cost a round trip through the queue), and answers 1; or wakes the parked job that
- * has been due longest when a slot is free for it and answers its id.
- * KEYS: leases, parked, woken, timeouts, pace, paced; ARGV: holder, max in flight, breaker threshold, outcome, next holder ('' for none), lease ms, interval ms.
+ * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then,
+ * when a slot is free: grants it to the job in `wanting` that has waited longest (a webhook without a
+ * rate limit), leased for GRANT_MS, answering `granted` and the job when it waits in the releasing
+ * worker, else publishing the grant on that worker's channel (`<webhook> <job>`) and answering `sent`;
+ * or hands it straight to the next holder, a job already waiting for it in the same worker (when the
+ * rate limit allows it: a job already fetched goes before a parked one, whose wake-up would cost a round
+ * trip through the queue), answering `handed`; or wakes the parked job that has been due longest,
+ * answering `woken` and its id. Every answer ends with the number of jobs still in `wanting`.
+ * KEYS: leases, parked, woken, timeouts, pace, paced, wanting; ARGV: holder, max in flight, breaker threshold,
+ * outcome, next holder ('' for none), lease ms, interval ms, the releasing worker, grant ms, grants channel
+ * prefix, webhook id.
  */
 const RELEASE = `
 redis.replicate_commands()
 ${NOW}
 ${PACE}
 ${PARKING}
+local function answer(kind, value) return {kind, value, redis.call('ZCARD', KEYS[7])} end
 redis.call('ZREM', KEYS[1], ARGV[1])
 if ARGV[4] == 'timeout' then
   redis.call('INCR', KEYS[4])
@@ -159,23 +194,37 @@ elseif ARGV[4] == 'success' then
   redis.call('DEL', KEYS[4])
 end
 ${SLOTS}
+if tonumber(ARGV[7]) == 0 and redis.call('ZCARD', KEYS[1]) < slots then
+  local wanting = redis.call('ZRANGE', KEYS[7], 0, 0)[1]
+  if wanting then
+    redis.call('ZREM', KEYS[7], wanting)
+    local bar = string.find(wanting, '|', 1, true)
+    local worker, holder = string.sub(wanting, 1, bar - 1), string.sub(wanting, bar + 1)
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[9]), holder)
+    redis.call('PEXPIRE', KEYS[1], ARGV[6])
+    if ARGV[5] ~= '' then unpark(KEYS[2], KEYS[3], ARGV[5]) end
+    if worker == ARGV[8] then return answer('granted', holder) end
+    redis.call('PUBLISH', ARGV[10] .. worker, ARGV[11] .. ' ' .. holder)
+    return answer('sent', holder)
+  end
+end
 if ARGV[5] ~= '' then
   unpark(KEYS[2], KEYS[3], ARGV[5])
   if redis.call('ZCARD', KEYS[1]) < slots and pace_free(KEYS[5], KEYS[6], tonumber(ARGV[7]), now) then
     if tonumber(ARGV[7]) > 0 then pace_start(KEYS[5], KEYS[6], ARGV[5], tonumber(ARGV[7]), now) end
     redis.call('ZADD', KEYS[1], now + tonumber(ARGV[6]), ARGV[5])
     redis.call('PEXPIRE', KEYS[1], ARGV[6])
-    return 1
+    return answer('handed', '')
   end
 end
-if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) >= slots then return false end
+if redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[3]) >= slots then return answer('none', '') end
 local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
 if first[1] then
   redis.call('ZREM', KEYS[2], first[1])
   redis.call('ZADD', KEYS[3], first[2], first[1])
-  return first[1]
+  return answer('woken', first[1])
 end
-return false`;
+return answer('none', '')`;
 
 /**
  * Wakes as many parked jobs as the webhook has free slots (counting jobs already woken and on their way),
@@ -212,6 +261,12 @@ const LEASE_MARGIN_MS = 5_000;
 export const PASS_ON_MS = 2_000;
 
 /**
+ * How long a slot granted to a job waiting in a worker is leased before that job's attempt renews it: a
+ * grant to a worker that died meanwhile comes free this soon.
+ */
+export const GRANT_MS = 5_000;
+
+/**
  * After this many timeouts in a row a webhook gets one slot instead of the maximum, until an attempt
  * succeeds: a receiver that has stopped answering is probed one request at a time, not hammered.
  */
@@ -221,10 +276,38 @@ export const BREAKER_TIMEOUTS = 5;
 export type SlotOutcome = 'success' | 'timeout' | 'other';
 
 /**
- * A slot, or why not: paced (`waitMs` until the rate limit lets it start), or the slots are taken, and the
- * holder is `parked` until one comes free (or was not, when asked not to be).
+ * What a job that finds the webhook's slots taken does: `park` (in Redis's list, out of the queue's way),
+ * `refuse` (it waits in its worker for an attempt there to pass a slot on), or `want` (it waits in its
+ * worker, in line with the jobs of every worker that wait so, for whichever worker frees a slot first).
  */
-export type LeaseAnswer = { granted: true } | { granted: false; waitMs: number } | { granted: false; parked: boolean };
+export type AcquireMode = 'park' | 'refuse' | 'want';
+
+/**
+ * A slot, or why not: paced (`waitMs` until the rate limit lets it start), or the slots are taken, and the
+ * holder is `parked` until one comes free (or was not, when asked not to be), or waits `inLine` for one.
+ * `wanting`: how many jobs of any worker wait in line for the webhook's slots.
+ */
+export type LeaseAnswer = ({ granted: true } | { granted: false; waitMs: number } | { granted: false; parked: boolean } | { granted: false; inLine: true }) & { wanting?: number };
+
+/**
+ * What a release came to: the slot `handed` to the job named as next; or `granted` to this worker's job
+ * waiting in line (named); or sent to another worker's; or a parked job `woken` (named). `wanting`: jobs
+ * of any worker still in line for the webhook's slots.
+ */
+export interface ReleaseAnswer {
+  handed: boolean;
+  granted?: string;
+  woken?: string;
+  wanting?: number;
+}
+
+/** Whom the grants and announcements of other workers' releases reach in this worker. */
+export interface SlotListener {
+  /** A slot of the webhook was granted to this worker's job, waiting in line. */
+  granted(webhookId: string, holder: string): void;
+  /** A job of some worker now waits in line for the webhook's slots. */
+  contended(webhookId: string): void;
+}
 
 /** The least time between two starts of a webhook's attempts; 0 for no limit. Rounded up so the rate is never exceeded. */
 export function paceInterval(rateLimit: number | null | undefined): number {
@@ -238,13 +321,30 @@ interface WebhookKeys {
   timeouts: string;
   pace: string;
   paced: string;
+  wanting: string;
 }
 
 type LeaseRedis = IORedis & {
-  acquireLease(...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string, intervalMs: number, park: string]): Promise<number>;
+  acquireLease(
+    ...args: [...keys: string[], holder: string, max: number, breaker: number, leaseMs: number, webhookId: string, intervalMs: number, mode: AcquireMode, member: string, channel: string]
+  ): Promise<[number, number]>;
   releaseLease(
-    ...args: [...keys: string[], holder: string, max: number, breaker: number, outcome: SlotOutcome, next: string, leaseMs: number, intervalMs: number]
-  ): Promise<string | number | null>;
+    ...args: [
+      ...keys: string[],
+      holder: string,
+      max: number,
+      breaker: number,
+      outcome: SlotOutcome,
+      next: string,
+      leaseMs: number,
+      intervalMs: number,
+      worker: string,
+      grantMs: number,
+      grantsChannel: string,
+      webhookId: string,
+    ]
+  ): Promise<[string, string, number]>;
+  renewLease(leases: string, holder: string, leaseMs: number): Promise<number>;
   sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number, atLeast: number]): Promise<string[]>;
   parkHolder(...args: [parked: string, woken: string, parkedWebhooks: string, holder: string, webhookId: string]): Promise<number>;
 };
@@ -253,18 +353,24 @@ type LeaseRedis = IORedis & {
  * At most WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK attempts in flight per webhook across every worker process:
  * a sorted set of leases per webhook in Redis, each expiring after the attempt's deadline, so the slots of
  * a worker killed mid-attempt come free by themselves. A job that finds no free slot is parked here (and
- * out of the queue's way) until a freed slot or the sweep wakes it.
+ * out of the queue's way) until a freed slot or the sweep wakes it, or waits in its worker in line with
+ * the other workers' jobs, and a release grants the slot to the one that has waited longest, whichever
+ * worker it waits in (told on its worker's channel).
  */
 @Injectable()
 export class InFlightLeases implements OnApplicationShutdown {
+  /** This worker, as it is named in the webhooks' lines. */
+  readonly worker = randomUUID();
   private readonly redis: LeaseRedis;
+  private subscriber?: IORedis;
   private readonly leaseMs: number;
   private readonly max: number;
 
   constructor(private readonly config: WebhooksWorkerConfig) {
     const redis = connectRedis(config.REDIS_URL, 'slot-leases');
-    redis.defineCommand('acquireLease', { numberOfKeys: 7, lua: ACQUIRE });
-    redis.defineCommand('releaseLease', { numberOfKeys: 6, lua: RELEASE });
+    redis.defineCommand('acquireLease', { numberOfKeys: 8, lua: ACQUIRE });
+    redis.defineCommand('releaseLease', { numberOfKeys: 7, lua: RELEASE });
+    redis.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });
     redis.defineCommand('parkHolder', { numberOfKeys: 3, lua: PARK });
     this.redis = redis as LeaseRedis;
@@ -273,17 +379,41 @@ export class InFlightLeases implements OnApplicationShutdown {
   }
 
   /**
-   * Granted when the holder may start an attempt now; otherwise, when only the webhook's rate limit
-   * (`intervalMs` between starts) holds it back, told how long to wait; else parked until a slot comes free,
-   * unless `park` is false (then it is in none of the webhook's lists).
+   * Tells `listener` of the grants to this worker's jobs and of webhooks whose slots are wanted. A message
+   * lost (the connection dropped) costs a job in line no more than its next ask: it asks again every so often.
    */
-  async acquire(webhookId: string, holder: string, intervalMs: number, park = true): Promise<LeaseAnswer> {
-    const { leases, parked, woken, timeouts, pace, paced } = this.keys(webhookId);
-    const answer = await this.redis.acquireLease(
-      leases, parked, woken, timeouts, this.parkedWebhooks(), pace, paced, holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId, intervalMs, park ? '1' : '0',
+  async listen(listener: SlotListener): Promise<void> {
+    const subscriber = connectRedis(this.config.REDIS_URL, 'queue-worker');
+    this.subscriber = subscriber;
+    const grants = this.grantsChannel() + this.worker;
+    const contended = this.contendedChannel();
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === contended) return listener.contended(message);
+      const space = message.indexOf(' ');
+      if (channel === grants && space > 0) listener.granted(message.slice(0, space), message.slice(space + 1));
+    });
+    await subscriber.subscribe(grants, contended);
+  }
+
+  /**
+   * Granted when the holder may start an attempt now; otherwise, when only the webhook's rate limit
+   * (`intervalMs` between starts) holds it back, told how long to wait; else, by `mode`, parked until a
+   * slot comes free, in none of the webhook's lists (`refuse`), or in line for a slot (`want`).
+   */
+  async acquire(webhookId: string, holder: string, intervalMs: number, mode: AcquireMode = 'park'): Promise<LeaseAnswer> {
+    const { leases, parked, woken, timeouts, pace, paced, wanting } = this.keys(webhookId);
+    const [code, inLine] = await this.redis.acquireLease(
+      leases, parked, woken, timeouts, this.parkedWebhooks(), pace, paced, wanting,
+      holder, this.max, BREAKER_TIMEOUTS, this.leaseMs, webhookId, intervalMs, mode, this.member(holder), this.contendedChannel(),
     );
-    if (answer === 1) return { granted: true };
-    return answer < 0 ? { granted: false, waitMs: -answer } : { granted: false, parked: answer === 0 };
+    if (code === 1) return { granted: true, wanting: inLine };
+    if (code < 0) return { granted: false, waitMs: -code, wanting: inLine };
+    return code === 3 ? { granted: false, inLine: true, wanting: inLine } : { granted: false, parked: code === 0, wanting: inLine };
+  }
+
+  /** Keeps a granted slot for an attempt's length; false when its lease lapsed. */
+  async renew(webhookId: string, holder: string): Promise<boolean> {
+    return (await this.redis.renewLease(this.keys(webhookId).leases, holder, this.leaseMs)) === 1;
   }
 
   /** Parks the holder in its webhook's list without taking a slot, until a freed slot or the sweep wakes it. */
@@ -294,15 +424,18 @@ export class InFlightLeases implements OnApplicationShutdown {
 
   /**
    * Frees a slot: `lease` names it (the job that took it from Redis; a worker that passed it on to other
-   * jobs keeps that name). With `next`, a job waiting in this worker, the slot goes straight to it when
-   * the webhook's slots allow (`handed`); otherwise the parked job that has been
-   * due longest is woken, if a slot is free for it, and answered (`woken`). A slot is handed over only when
-   * the rate limit (`intervalMs`) lets a job start now.
+   * jobs keeps that name). The job of any worker waiting in line longest gets it first; else, with `next`,
+   * a job waiting in this worker, the slot goes straight to it when the webhook's slots allow (`handed`);
+   * otherwise the parked job that has been due longest is woken, if a slot is free for it, and answered
+   * (`woken`). A slot is handed over only when the rate limit (`intervalMs`) lets a job start now.
    */
-  async release(webhookId: string, lease: string, outcome: SlotOutcome, intervalMs: number, next?: string): Promise<{ handed: boolean; woken?: string }> {
-    const { leases, parked, woken, timeouts, pace, paced } = this.keys(webhookId);
-    const answer = await this.redis.releaseLease(leases, parked, woken, timeouts, pace, paced, lease, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs);
-    return answer === 1 ? { handed: true } : { handed: false, woken: typeof answer === 'string' ? answer : undefined };
+  async release(webhookId: string, lease: string, outcome: SlotOutcome, intervalMs: number, next?: string): Promise<ReleaseAnswer> {
+    const { leases, parked, woken, timeouts, pace, paced, wanting } = this.keys(webhookId);
+    const [kind, value, inLine] = await this.redis.releaseLease(
+      leases, parked, woken, timeouts, pace, paced, wanting,
+      lease, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs, this.worker, GRANT_MS, this.grantsChannel(), webhookId,
+    );
+    return { handed: kind === 'handed', granted: kind === 'granted' ? value : undefined, woken: kind === 'woken' ? value : undefined, wanting: inLine };
   }
 
   /** The webhooks that have parked or woken jobs. */
@@ -326,7 +459,13 @@ export class InFlightLeases implements OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.subscriber?.disconnect();
     this.redis.disconnect();
+  }
+
+  /** The job as a member of a webhook's line: the worker it waits in, then the job. */
+  private member(holder: string): string {
+    return `${this.worker}|${holder}`;
   }
 
   // One hash tag for every key of the queue, so the scripts also run on a Redis Cluster.
@@ -334,8 +473,24 @@ export class InFlightLeases implements OnApplicationShutdown {
     return `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:parked-webhooks`;
   }
 
+  private grantsChannel(): string {
+    return `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:grants:`;
+  }
+
+  private contendedChannel(): string {
+    return `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:contended`;
+  }
+
   private keys(webhookId: string): WebhookKeys {
     const base = `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:${webhookId}`;
-    return { leases: `${base}:leases`, parked: `${base}:parked`, woken: `${base}:woken`, timeouts: `${base}:timeouts`, pace: `${base}:pace`, paced: `${base}:paced` };
+    return {
+      leases: `${base}:leases`,
+      parked: `${base}:parked`,
+      woken: `${base}:woken`,
+      timeouts: `${base}:timeouts`,
+      pace: `${base}:pace`,
+      paced: `${base}:paced`,
+      wanting: `${base}:wanting`,
+    };
   }
 }

@@ -1,17 +1,22 @@
 import { eventually } from '@platform/testing';
 import type { WebhooksWorkerConfig } from '../webhooks.config';
 import type { DeliveryQueue } from './delivery-queue';
-import type { InFlightLeases, LeaseAnswer, SlotOutcome } from './in-flight-leases';
+import type { AcquireMode, InFlightLeases, LeaseAnswer, ReleaseAnswer, SlotListener, SlotOutcome } from './in-flight-leases';
 import { SlotAnswer, SPARE_MS, WorkerSlots } from './worker-slots';
 
 const MAX = 2;
 const SHARE = 3;
 const STALL_MS = 1_000;
 
-/** Redis's side, kept in memory: `max` leases per webhook, a release hands its slot to the named next holder. */
+/**
+ * Redis's side, kept in memory: `max` leases per webhook; a release grants its slot to the job in line
+ * longest, else hands it to the named next holder.
+ */
 class MemoryLeases {
   readonly held = new Set<string>();
   readonly parked: string[] = [];
+  readonly line: string[] = [];
+  private listener?: SlotListener;
   /** Slots and releases Redis was asked for. */
   acquires = 0;
   releases = 0;
@@ -28,18 +33,50 @@ class MemoryLeases {
     private readonly max = MAX,
   ) {}
 
-  async acquire(_webhookId: string, holder: string, _intervalMs: number, park = true): Promise<LeaseAnswer> {
+  async listen(listener: SlotListener): Promise<void> {
+    this.listener = listener;
+  }
+
+  async acquire(_webhookId: string, holder: string, _intervalMs: number, mode: AcquireMode = 'park'): Promise<LeaseAnswer> {
     this.acquires += 1;
     this.mostAsking = Math.max(this.mostAsking, (this.asking += 1));
     await new Promise((resolve) => setTimeout(resolve, 5));
     this.asking -= 1;
+    if (this.held.has(holder)) return { granted: true, wanting: this.line.length };
     if (!this.grants || this.held.size >= this.max || (this.refusals -= 1) >= 0) {
-      if (park) this.parked.push(holder);
-      return { granted: false, parked: park };
+      if (mode === 'want') {
+        if (!this.line.includes(holder)) this.line.push(holder);
+        return { granted: false, inLine: true, wanting: this.line.length };
+      }
+      this.leaveLine(holder);
+      if (mode === 'park') this.parked.push(holder);
+      return { granted: false, parked: mode === 'park', wanting: this.line.length };
     }
+    this.leaveLine(holder);
+    this.hold(holder);
+    return { granted: true, wanting: this.line.length };
+  }
+
+  private hold(holder: string): void {
     this.held.add(holder);
     this.mostHeld = Math.max(this.mostHeld, this.held.size);
-    return { granted: true };
+  }
+
+  private leaveLine(holder: string): void {
+    if (this.line.includes(holder)) this.line.splice(this.line.indexOf(holder), 1);
+  }
+
+  /** Another worker frees the slot `holder` held there: the job in line longest gets it, told as that worker's release would tell it. */
+  releaseElsewhere(holder: string): void {
+    this.held.delete(holder);
+    const first = this.line.shift();
+    if (first === undefined) return;
+    this.hold(first);
+    this.listener?.granted('hook', first);
+  }
+
+  async renew(): Promise<boolean> {
+    return true;
   }
 
   async park(_webhookId: string, holder: string): Promise<void> {
@@ -51,12 +88,17 @@ class MemoryLeases {
     return this.parked.splice(0, atLeast);
   }
 
-  async release(_webhookId: string, holder: string, _outcome: SlotOutcome, _intervalMs: number, next?: string): Promise<{ handed: boolean }> {
+  async release(_webhookId: string, holder: string, _outcome: SlotOutcome, _intervalMs: number, next?: string): Promise<ReleaseAnswer> {
     this.releases += 1;
     this.held.delete(holder);
-    if (next === undefined) return { handed: false };
-    this.held.add(next);
-    return { handed: true };
+    const first = this.grants ? this.line.shift() : undefined;
+    if (first !== undefined) {
+      this.hold(first);
+      return { handed: false, granted: first, wanting: this.line.length };
+    }
+    if (next === undefined) return { handed: false, wanting: this.line.length };
+    this.hold(next);
+    return { handed: true, wanting: this.line.length };
   }
 }
 
@@ -93,33 +135,53 @@ describe('WorkerSlots', () => {
     expect([leases.acquires, leases.releases, leases.held.size]).toEqual([3, 3, 0]);
   });
 
-  it('leaves no job waiting for good when another worker holds every slot of the webhook', async () => {
+  it("puts a quick webhook's jobs in line when another worker holds every slot, parks the ones over the organization's share once its attempts stall, and starts the others as that worker's releases grant slots", async () => {
     const leases = new MemoryLeases(false);
     const slots = workerSlots(leases);
-    // A burst: the first ones ask Redis, the rest wait behind them, some beyond the organization's share.
+    await slots.onModuleInit();
+    // A burst: all go in line, most of them over the organization's share.
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => slots.take('hook', 'org', `job-${i}`, null)));
-    expect(answers.every((answer) => 'parked' in answer)).toBe(true);
-    expect(new Set(leases.parked).size).toBe(12);
-    // At once: with no attempt of this worker left to hand them a slot, none waits for a stall to be seen.
-    expect(Date.now() - started).toBeLessThan(STALL_MS / 2);
+    const answers = Array.from({ length: 12 }, (_, i) => slots.take('hook', 'org', `job-${i}`, null));
+    await eventually(() => expect(leases.line).toHaveLength(12));
+    // No attempt of the webhook ends here for WEBHOOK_STALL_MS: the ones over the share leave the line and are parked.
+    const parked = await Promise.all(answers.slice(SHARE));
+    expect(parked.every((answer) => 'parked' in answer)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS - 50);
+    expect(new Set(leases.parked).size).toBe(12 - SHARE);
+    await eventually(() => expect([...leases.line].sort()).toEqual(['job-0', 'job-1', 'job-2']));
+    const inLine = [...leases.line];
+    const answerOf = (holder: string) => answers[Number(holder.slice('job-'.length))];
+    // The other worker's releases grant the slots to the jobs in line, the longest in line first.
+    for (const holder of inLine.slice(0, 2)) {
+      leases.releaseElsewhere('elsewhere');
+      expect(isSlot(await answerOf(holder))).toBe(true);
+    }
+    // Closing, the one still in line leaves it and is parked.
+    slots.close();
+    expect('parked' in (await answerOf(inLine[2]))).toBe(true);
+    expect(leases.line).toEqual([]);
   });
 
   it('counts the jobs it sends on their way with the ones that come after them, though it forgot the webhook meanwhile', async () => {
-    // One slot; the first ask is refused, which sends the two jobs waiting behind it to ask for themselves.
+    // One slot; the first ask is refused, which puts that job in line and sends the job waiting behind it to ask for itself.
     const leases = new MemoryLeases(true, 1, 1);
     const slots = workerSlots(leases, [], 1);
-    const first = [0, 1, 2].map((i) => slots.take('hook', 'org', `job-${i}`, null));
+    const deliver = async (answer: Promise<SlotAnswer>) => {
+      const taken = await answer;
+      if (!isSlot(taken)) throw new Error('no slot');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await taken.slot.release('success');
+    };
+    const first = [0, 1].map((i) => deliver(slots.take('hook', 'org', `job-${i}`, null)));
     await new Promise((resolve) => setTimeout(resolve, 7));
-    // The refusal came, the two are asking: a job that arrives now waits behind them instead of asking too.
     let waited = false;
-    const later = slots.take('hook', 'org', 'job-3', null, () => (waited = true));
-    const answers = await Promise.all(first);
+    const later = deliver(slots.take('hook', 'org', 'job-2', null, () => (waited = true)));
+    // Every one gets the one slot in turn, granted by the release before it; none is parked.
+    await Promise.all([...first, later]);
     expect(waited).toBe(true);
-    expect(leases.mostAsking).toBeLessThanOrEqual(2);
-    const granted = answers.find(isSlot);
-    if (granted) await granted.slot.release('success');
-    expect(isSlot(await later)).toBe(true);
+    expect(leases.mostHeld).toBe(1);
+    expect(leases.parked).toEqual([]);
+    expect([leases.line, [...leases.held]]).toEqual([[], []]);
   });
 
   it("hands a quick webhook's slots to jobs beyond the organization's share, never more in flight than the share", async () => {
@@ -188,20 +250,21 @@ describe('WorkerSlots', () => {
     expect(leases.mostHeld).toBe(1);
   });
 
-  it('keeps a job Redis refuses waiting for an attempt of this worker to end, when another worker holds the rest of the slots', async () => {
+  it('keeps a job Redis refuses in line for an attempt of this worker to end, when another worker holds the rest of the slots', async () => {
     const leases = new MemoryLeases(true);
     leases.held.add('another-worker');
     const slots = workerSlots(leases);
     const first = await slots.take('hook', 'org', 'job-0', null);
     if (!isSlot(first)) throw new Error('job-0 got no slot');
-    // This worker holds one of the two slots: the next job asks Redis, is refused, and stays.
+    // This worker holds one of the two slots: the next job asks Redis, is put in line, and stays.
     const second = slots.take('hook', 'org', 'job-1', null);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(leases.parked).toEqual([]);
+    expect(leases.line).toEqual(['job-1']);
     await first.slot.release('success');
     const answer = await second;
     expect(isSlot(answer)).toBe(true);
-    expect(leases.parked).toEqual([]);
+    expect([leases.parked, [...leases.held].sort()]).toEqual([[], ['another-worker', 'job-1']]);
     if (isSlot(answer)) await answer.slot.release('success');
   });
 

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { WebhooksWorkerConfig } from '../webhooks.config';
 import { DeliveryQueue } from './delivery-queue';
-import { InFlightLeases, LeaseAnswer, paceInterval, PASS_ON_MS, SlotOutcome } from './in-flight-leases';
+import { AcquireMode, GRANT_MS, InFlightLeases, LeaseAnswer, paceInterval, PASS_ON_MS, SlotOutcome } from './in-flight-leases';
 import { wakeParked } from './parked-jobs.sweeper';
 
 /**
@@ -28,6 +28,11 @@ const STALL_SETTLE_MS = 100;
  * steady trickle of events) then costs Redis no round trip per delivery to take and free its slot.
  */
 export const SPARE_MS = 25;
+/**
+ * How often a job waiting in line for a slot other workers hold asks Redis again: a grant whose message
+ * was lost, or slots that came free without a release (a worker died), reach it this late at most.
+ */
+export const IN_LINE_ASK_MS = 1_000;
 /** Weight of the newest attempt in a webhook's moving average. */
 const AVERAGE_WEIGHT = 0.2;
 /** The moving averages kept at most (one per webhook recently seen); past it they are forgotten and start again. */
@@ -47,10 +52,23 @@ export interface HeldSlot {
  */
 export type SlotAnswer = { slot: HeldSlot } | { parked: true } | { waitMs: number };
 
-/** A slot's lease in Redis: named after the job that took it there, and when (performance.now(), at the latest). */
+/**
+ * A slot's lease in Redis: named after the job that took it there, and when (performance.now(), at the
+ * latest); `granted` while it is leased for GRANT_MS only (granted to a job in line), until renewed.
+ */
 interface Lease {
   name: string;
   writtenAt: number;
+  granted?: true;
+}
+
+/** A job of this worker in its webhook's line in Redis, until a release of any worker grants it a slot. */
+interface InLine {
+  /** Beyond the room the webhook has in the worker, or over its organization's share: it leaves the line when the webhook's attempts stall. */
+  limited: boolean;
+  resume: (granted: Lease | undefined) => void;
+  /** Asks Redis again every IN_LINE_ASK_MS. */
+  askTimer?: NodeJS.Timeout;
 }
 
 interface Waiter {
@@ -69,6 +87,16 @@ interface WebhookSlots {
   /** Releases on their way to Redis: until they answer, the count is not forgotten (a handed-over slot lands in it). */
   releasing: number;
   waiting: Waiter[];
+  /**
+   * Other workers' jobs wait for the webhook's slots too (or this worker's did, refused by Redis): every
+   * job here that finds the slots taken then waits in line in Redis, and every freed slot goes back to
+   * Redis, which grants it to the job that has waited longest, whichever worker it waits in. Until Redis
+   * tells that nobody waits in line any more.
+   */
+  contended: boolean;
+  /** This worker's jobs in the webhook's line in Redis, by job, and the ones asking to join it. */
+  inLine: Map<string, InLine>;
+  joining: number;
   /** Slots a success freed with nobody waiting, kept for the next job here until SPARE_MS has passed (their leases in Redis stand). */
   spare: Lease[];
   /** Gives the spare slots back to Redis. */
@@ -99,7 +127,7 @@ interface WebhookSlots {
  * worker's slots those jobs hold come back at the webhook's pace, or at once when it stalls.
  */
 @Injectable()
-export class WorkerSlots {
+export class WorkerSlots implements OnModuleInit {
   private readonly logger = new Logger('WorkerSlots');
   private readonly webhooks = new Map<string, WebhookSlots>();
   /** Jobs of each organization between taking and giving back a slot here. */
@@ -129,6 +157,17 @@ export class WorkerSlots {
     this.maxPerOrganization = config.WEBHOOK_MAX_IN_FLIGHT_PER_ORG;
     this.quickMs = config.WEBHOOK_QUICK_RECEIVER_MS;
     this.stallMs = config.WEBHOOK_STALL_MS;
+  }
+
+  /** Hears of grants to this worker's jobs in line, and of webhooks whose slots are wanted by other workers' jobs. */
+  async onModuleInit(): Promise<void> {
+    await this.leases.listen({
+      granted: (webhookId, holder) => this.grant(webhookId, holder),
+      contended: (webhookId) => {
+        const slots = this.webhooks.get(webhookId);
+        if (slots) this.contend(webhookId, slots);
+      },
+    });
   }
 
   /**
@@ -172,20 +211,36 @@ export class WorkerSlots {
   private async takeForWebhook(webhookId: string, organizationId: string, holder: string, intervalMs: number, overShare: boolean, onWait?: () => void): Promise<SlotAnswer> {
     let slots = this.slotsOf(webhookId, intervalMs);
     let waited = false;
-    const waitHere = async (limited: boolean): Promise<SlotAnswer | undefined> => {
+    const waitFor = async (wait: Promise<Lease | undefined>): Promise<SlotAnswer | undefined> => {
       if (!waited) onWait?.();
       waited = true;
-      const handed = await this.wait(slots, holder, limited);
+      const handed = await wait;
       if (handed) {
         this.fly(organizationId, 1);
         return { slot: this.held(webhookId, slots, handed) };
       }
-      // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight): the webhook's count here
-      // may have been forgotten meanwhile, and what this job does next must count in the one now kept.
+      // Sent on its way with everyone else waiting (a stall, a refusal, nothing left in flight, contention): the webhook's
+      // count here may have been forgotten meanwhile, and what this job does next must count in the one now kept.
       slots = this.slotsOf(webhookId, intervalMs);
       return undefined;
     };
-    const spare = overShare ? undefined : this.spareOf(webhookId, slots);
+    const waitHere = (limited: boolean) => waitFor(this.wait(slots, holder, limited));
+    /** Asks Redis; a job put in line waits there for a slot, and takes one the usual way should it leave the line (closing). */
+    const askOrWait = async (otherwise: AcquireMode): Promise<SlotAnswer | 'refused' | undefined> => {
+      const mode = this.modeFor(webhookId, intervalMs, otherwise);
+      const joining = slots;
+      if (mode === 'want') joining.joining += 1;
+      let answer: SlotAnswer | 'refused' | 'inLine';
+      try {
+        answer = await this.ask(webhookId, organizationId, holder, slots, intervalMs, mode);
+      } finally {
+        if (mode === 'want') joining.joining -= 1;
+      }
+      if (answer !== 'inLine') return answer;
+      slots = this.slotsOf(webhookId, intervalMs);
+      return waitFor(this.waitInLine(webhookId, slots, holder, overShare || slots.inLine.size >= WAITING_PER_SLOT * this.max));
+    };
+    const spare = overShare || slots.contended ? undefined : this.spareOf(webhookId, slots);
     if (spare) {
       slots.inFlight += 1;
       this.fly(organizationId, 1);
@@ -195,25 +250,90 @@ export class WorkerSlots {
     // instead of asking Redis all at once and being parked, all but those.
     const held = slots.inFlight + slots.asking;
     const room = !overShare && slots.waiting.length < WAITING_PER_SLOT * this.max;
-    if (!this.closing && held > 0 && (held >= this.max || overShare) && (room || this.quick(webhookId))) {
+    if (!this.closing && !slots.contended && held > 0 && (held >= this.max || overShare) && (room || this.quick(webhookId))) {
       const handed = await waitHere(!room);
       if (handed) return handed;
     }
     const firstHere = slots.inFlight + slots.asking === 0 && this.quick(webhookId) && (this.flying.get(organizationId) ?? 0) < this.maxPerOrganization;
-    if (overShare && !firstHere) {
+    if (overShare && !firstHere && !(slots.contended && this.modeFor(webhookId, intervalMs, 'park') === 'want')) {
       this.releaseStranded(slots);
       this.forgetIfIdle(webhookId, slots);
       return this.park(webhookId, holder);
     }
-    const answer = await this.ask(webhookId, organizationId, holder, slots, intervalMs, slots.inFlight === 0);
-    if (answer !== 'refused') return answer;
+    const answer = await askOrWait(slots.inFlight === 0 ? 'park' : 'refuse');
+    if (answer && answer !== 'refused') return answer;
     const roomNow = slots.waiting.length < WAITING_PER_SLOT * this.max;
-    if (!this.closing && slots.inFlight > 0 && (roomNow || this.quick(webhookId))) {
+    if (answer === 'refused' && !this.closing && !slots.contended && slots.inFlight > 0 && (roomNow || this.quick(webhookId))) {
       const handed = await waitHere(!roomNow);
       if (handed) return handed;
     }
-    const last = await this.ask(webhookId, organizationId, holder, slots, intervalMs, true);
-    return last === 'refused' ? { parked: true } : last;
+    // Refused again, or sent out of the line (a stall, closing): parked, unless a slot is free (or was granted) by now.
+    const last = await this.ask(webhookId, organizationId, holder, slots, intervalMs, 'park');
+    return last === 'refused' || last === 'inLine' ? { parked: true } : last;
+  }
+
+  /**
+   * How a job that may find the slots taken asks Redis: in line (`want`) for a webhook without a rate limit
+   * whose attempts here are quick, unless the worker is closing; else `otherwise`. Like the jobs waiting here
+   * for a slot passed on, the ones beyond the webhook's room here or over the organization's share leave the
+   * line when its attempts stall.
+   */
+  private modeFor(webhookId: string, intervalMs: number, otherwise: AcquireMode): AcquireMode {
+    return !this.closing && intervalMs === 0 && this.quick(webhookId) ? 'want' : otherwise;
+  }
+
+  /**
+   * In the webhook's line in Redis until a release of any worker grants the job a slot (its lease, for
+   * GRANT_MS until the attempt renews it), asking again every IN_LINE_ASK_MS; undefined when the worker
+   * closes, or, for a `limited` one, when the webhook's attempts stall.
+   */
+  private waitInLine(webhookId: string, slots: WebhookSlots, holder: string, limited: boolean): Promise<Lease | undefined> {
+    this.contend(webhookId, slots);
+    return new Promise<Lease | undefined>((resume) => {
+      const entry: InLine = { limited, resume };
+      slots.inLine.set(holder, entry);
+      if (limited) this.watchForStall(slots);
+      const askAgain = async () => {
+        const askedAt = performance.now();
+        const answer = await this.leases.acquire(webhookId, holder, 0, 'want').catch(() => undefined);
+        if (slots.inLine.get(holder) !== entry) return;
+        if (answer?.granted) {
+          slots.inLine.delete(holder);
+          slots.inFlight += 1;
+          resume({ name: holder, writtenAt: askedAt });
+        } else entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
+      };
+      entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
+    });
+  }
+
+  /** A release granted a slot to this worker's job in line: it starts. A grant to a job no longer in line is its already (it asked again and got it) or lapses. */
+  private grant(webhookId: string, holder: string): void {
+    const slots = this.webhooks.get(webhookId);
+    const entry = slots?.inLine.get(holder);
+    if (!slots || !entry) return;
+    slots.inLine.delete(holder);
+    clearTimeout(entry.askTimer);
+    slots.inFlight += 1;
+    entry.resume({ name: holder, writtenAt: performance.now(), granted: true });
+  }
+
+  /**
+   * Jobs of other workers wait for the webhook's slots: the jobs waiting here for a slot passed on go in
+   * line in Redis with them, the spare slots go back, and every slot freed from now on goes through Redis.
+   */
+  private contend(webhookId: string, slots: WebhookSlots): void {
+    if (slots.contended || this.closing) return;
+    slots.contended = true;
+    for (const waiter of slots.waiting.splice(0)) waiter.resume(undefined);
+    void this.giveBackSpare(webhookId, slots);
+  }
+
+  /** What Redis told of the webhook's line: while anyone waits in it the slots are contended, and not once nobody does. */
+  private noteLine(webhookId: string, slots: WebhookSlots, wanting: number | undefined): void {
+    if (wanting === undefined) return;
+    if (wanting > 0) this.contend(webhookId, slots);
+    else slots.contended = false;
   }
 
   /**
@@ -221,27 +341,29 @@ export class WorkerSlots {
    * none and does not stay to wait lets the next job waiting here ask for itself, rather than wait for an
    * attempt of this worker that may never come.
    */
-  private async ask(webhookId: string, organizationId: string, holder: string, slots: WebhookSlots, intervalMs: number, park: boolean): Promise<SlotAnswer | 'refused'> {
+  private async ask(webhookId: string, organizationId: string, holder: string, slots: WebhookSlots, intervalMs: number, mode: AcquireMode): Promise<SlotAnswer | 'refused' | 'inLine'> {
     slots.asking += 1;
     this.fly(organizationId, 1);
     const askedAt = performance.now();
     let answer: LeaseAnswer | undefined;
     try {
-      answer = await this.leases.acquire(webhookId, holder, intervalMs, park);
+      answer = await this.leases.acquire(webhookId, holder, intervalMs, mode);
     } finally {
       slots.asking -= 1;
       if (answer?.granted) slots.inFlight += 1;
       else {
         this.fly(organizationId, -1);
-        if (!answer || 'waitMs' in answer || answer.parked) {
+        if (!answer || 'waitMs' in answer || ('parked' in answer && answer.parked)) {
           slots.waiting.shift()?.resume(undefined);
           this.releaseStranded(slots);
           this.forgetIfIdle(webhookId, slots);
         }
       }
     }
+    this.noteLine(webhookId, slots, answer.wanting);
     if (answer.granted) return { slot: this.held(webhookId, slots, { name: holder, writtenAt: askedAt }) };
     if ('waitMs' in answer) return { waitMs: answer.waitMs };
+    if ('inLine' in answer) return 'inLine';
     return answer.parked ? { parked: true } : 'refused';
   }
 
@@ -262,7 +384,8 @@ export class WorkerSlots {
     if (slots.stallTimer) return;
     const check = () => {
       slots.stallTimer = undefined;
-      if (!slots.waiting.some((waiter) => waiter.limited)) return;
+      const inLine = [...slots.inLine].filter(([, entry]) => entry.limited);
+      if (!slots.waiting.some((waiter) => waiter.limited) && inLine.length === 0) return;
       const quietMs = performance.now() - slots.lastEnded;
       if (quietMs < this.stallMs) {
         slots.stallTimer = setTimeout(check, this.stallMs - quietMs);
@@ -270,9 +393,15 @@ export class WorkerSlots {
       }
       const stalled = slots.waiting.filter((waiter) => waiter.limited);
       slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
-      slots.stalledAway += stalled.length;
+      slots.stalledAway += stalled.length + inLine.length;
       slots.stalledAt = performance.now();
       for (const waiter of stalled) waiter.resume(undefined);
+      // They leave the line as they are parked (or take the slot granted them meanwhile).
+      for (const [holder, entry] of inLine) {
+        slots.inLine.delete(holder);
+        clearTimeout(entry.askTimer);
+        entry.resume(undefined);
+      }
     };
     slots.stallTimer = setTimeout(check, Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
   }
@@ -312,6 +441,11 @@ export class WorkerSlots {
     for (const [webhookId, slots] of this.webhooks) {
       clearTimeout(slots.stallTimer);
       for (const waiter of slots.waiting.splice(0)) waiter.resume(undefined);
+      for (const entry of slots.inLine.values()) {
+        clearTimeout(entry.askTimer);
+        entry.resume(undefined);
+      }
+      slots.inLine.clear();
       void this.giveBackSpare(webhookId, slots);
     }
   }
@@ -319,9 +453,16 @@ export class WorkerSlots {
   private held(webhookId: string, slots: WebhookSlots, lease: Lease): HeldSlot {
     const since = performance.now();
     let released: Promise<void> | undefined;
+    // A slot granted to a job in line is leased for GRANT_MS: an attempt still going halfway through renews it for an attempt's length.
+    const renewal = lease.granted
+      ? setTimeout(() => {
+          this.leases.renew(webhookId, lease.name).catch((error: unknown) => this.logger.warn({ err: error, webhookId }, 'could not renew a granted in-flight slot'));
+        }, GRANT_MS / 2)
+      : undefined;
     return {
       release: (outcome, attempts = 1) => {
         if (released) return released;
+        clearTimeout(renewal);
         // What the webhook's attempts take each, to judge it quick or not.
         this.observe(webhookId, (performance.now() - since) / Math.max(1, attempts), outcome);
         return (released = this.release(webhookId, slots, lease, outcome));
@@ -340,7 +481,14 @@ export class WorkerSlots {
     slots.inFlight -= 1;
     slots.lastEnded = performance.now();
     const next = this.closing ? undefined : slots.waiting.shift();
-    const passOn = !this.closing && outcome === 'success' && this.breakerClear.has(webhookId) && slots.intervalMs === 0 && slots.lastEnded - lease.writtenAt < PASS_ON_MS;
+    const passOn =
+      !this.closing &&
+      !slots.contended &&
+      !lease.granted &&
+      outcome === 'success' &&
+      this.breakerClear.has(webhookId) &&
+      slots.intervalMs === 0 &&
+      slots.lastEnded - lease.writtenAt < PASS_ON_MS;
     if (next && passOn) {
       slots.inFlight += 1;
       next.resume(lease);
@@ -363,10 +511,12 @@ export class WorkerSlots {
     slots.releasing += 1;
     const sentAt = performance.now();
     try {
-      const { handed, woken } = await this.leases.release(webhookId, lease.name, outcome, slots.intervalMs, next?.holder);
+      const { handed, woken, granted, wanting } = await this.leases.release(webhookId, lease.name, outcome, slots.intervalMs, next?.holder);
       if (outcome !== 'other') this.noteBreaker(webhookId, outcome === 'success');
       if (handed) slots.inFlight += 1;
       next?.resume(handed ? { name: next.holder, writtenAt: sentAt } : undefined);
+      if (granted) this.grant(webhookId, granted);
+      this.noteLine(webhookId, slots, wanting);
       if (!handed) this.releaseStranded(slots);
       if (woken) await this.deliveryQueue.promote(woken);
       this.wakeStalledAway(webhookId, slots);
@@ -430,7 +580,20 @@ export class WorkerSlots {
   private slotsOf(webhookId: string, intervalMs: number): WebhookSlots {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
-      slots = { inFlight: 0, asking: 0, releasing: 0, waiting: [], spare: [], intervalMs, lastEnded: performance.now(), stalledAway: 0, stalledAt: 0 };
+      slots = {
+        inFlight: 0,
+        asking: 0,
+        releasing: 0,
+        waiting: [],
+        contended: false,
+        inLine: new Map(),
+        joining: 0,
+        spare: [],
+        intervalMs,
+        lastEnded: performance.now(),
+        stalledAway: 0,
+        stalledAt: 0,
+      };
       this.webhooks.set(webhookId, slots);
     }
     slots.intervalMs = intervalMs;
@@ -438,7 +601,8 @@ export class WorkerSlots {
   }
 
   private forgetIfIdle(webhookId: string, slots: WebhookSlots): void {
-    const quiet = slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && slots.spare.length === 0;
+    const quiet =
+      slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && slots.inLine.size === 0 && slots.joining === 0 && slots.spare.length === 0;
     if (quiet && this.webhooks.get(webhookId) === slots) {
       this.webhooks.delete(webhookId);
     }

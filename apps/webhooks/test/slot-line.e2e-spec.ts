@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { loadConfig } from '@platform/config';
+import { stackEnv } from '@platform/testing';
+import IORedis from 'ioredis';
+import type { DeliveryQueue } from '../src/delivery/delivery-queue';
+import { GRANT_MS, InFlightLeases } from '../src/delivery/in-flight-leases';
+import { IN_LINE_ASK_MS, SlotAnswer, WorkerSlots } from '../src/delivery/worker-slots';
+import { WebhooksWorkerConfig } from '../src/webhooks.config';
+import { sleep } from './webhook-fixtures';
+
+const CAP = 2;
+
+type Taken = { slot: { release: (outcome: 'success' | 'timeout' | 'other') => Promise<void> } };
+const isSlot = (answer: SlotAnswer): answer is Taken => 'slot' in answer;
+
+/** A worker's slots on the real leases in Redis, as the worker process builds them (no queue: nothing here is parked). */
+async function worker(config: WebhooksWorkerConfig): Promise<{ leases: InFlightLeases; slots: WorkerSlots }> {
+  const leases = new InFlightLeases(config);
+  const queue = { promote: async () => true } as unknown as DeliveryQueue;
+  const slots = new WorkerSlots(leases, queue, config);
+  await slots.onModuleInit();
+  return { leases, slots };
+}
+
+describe("a webhook's slots shared by two workers: jobs that find them taken wait in one line in Redis", () => {
+  const queue = `webhook-deliveries-e2e-line-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const config = loadConfig(WebhooksWorkerConfig, { ...stackEnv(), WEBHOOK_QUEUE: queue, WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: String(CAP) });
+  const redis = new IORedis(stackEnv().REDIS_URL, { maxRetriesPerRequest: 3 });
+  const workers: Array<{ leases: InFlightLeases; slots: WorkerSlots }> = [];
+  const start = async () => {
+    const started = await worker(config);
+    workers.push(started);
+    return started;
+  };
+  const taken = async (answer: Promise<SlotAnswer>): Promise<Taken> => {
+    const settled = await answer;
+    if (!isSlot(settled)) throw new Error(`expected a slot, got ${JSON.stringify(settled)}`);
+    return settled;
+  };
+  /** Whether the promise has settled within `ms`. */
+  const settledWithin = (promise: Promise<unknown>, ms: number) => Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
+
+  afterAll(async () => {
+    for (const { slots, leases } of workers) {
+      slots.close();
+      leases.onApplicationShutdown();
+    }
+    await redis.del(...(await redis.keys(`*${queue}*`)), 'none');
+    redis.disconnect();
+  });
+
+  it("grants a freed slot to the job that has waited longest, whichever worker it waits in, told at once, never more than the cap in flight", async () => {
+    const [a, b] = [await start(), await start()];
+    const webhookId = randomUUID();
+    const take = (w: { slots: WorkerSlots }, holder: string) => w.slots.take(webhookId, `org-${holder}`, holder, null);
+    // Worker a holds both slots, with successes behind it (so, uncontended, it would pass them on to its own jobs without Redis).
+    const warm = await taken(take(a, 'a-0'));
+    await warm.slot.release('success');
+    const held = [await taken(take(a, 'a-1')), await taken(take(a, 'a-2'))];
+    // b's job finds them taken and goes in line; then one of a's.
+    const bJob = take(b, 'b-1');
+    await sleep(50);
+    const aJob = take(a, 'a-3');
+    await sleep(50);
+    expect(await redis.zrange(`webhook-in-flight:{${queue}}:${webhookId}:wanting`, 0, -1)).toEqual([`${b.leases.worker}|b-1`, `${a.leases.worker}|a-3`]);
+
+    // a's success goes through Redis: b's job, in line longest, gets the slot, told on b's channel within moments (not at its next ask).
+    const releasedAt = performance.now();
+    await held[0].slot.release('success');
+    const bTaken = await taken(bJob);
+    expect(performance.now() - releasedAt).toBeLessThan(IN_LINE_ASK_MS / 2);
+    expect(await settledWithin(aJob, 100)).toBe(false);
+    expect(await redis.zcard(`webhook-in-flight:{${queue}}:${webhookId}:leases`)).toBe(CAP);
+
+    // The next release, b's own, goes to a's job.
+    await bTaken.slot.release('success');
+    const aTaken = await taken(aJob);
+    for (const slot of [held[1], aTaken]) await slot.slot.release('success');
+    expect(await redis.zcard(`webhook-in-flight:{${queue}}:${webhookId}:leases`)).toBe(0);
+    expect(await redis.exists(`webhook-in-flight:{${queue}}:${webhookId}:wanting`)).toBe(0);
+  });
+
+  it('frees a slot granted to a job of a worker that is gone after GRANT_MS, and the job next in line takes it', async () => {
+    const [a, gone] = [await start(), await start()];
+    const webhookId = randomUUID();
+    const held = await Promise.all(['a-1', 'a-2'].map((holder) => taken(a.slots.take(webhookId, 'org', holder, null))));
+    // A job of the other worker goes in line, then that worker stops hearing (it died).
+    expect(await gone.leases.acquire(webhookId, 'gone-1', 0, 'want')).toMatchObject({ granted: false, inLine: true });
+    gone.leases.onApplicationShutdown();
+    const next = a.slots.take(webhookId, 'org', 'a-3', null);
+    await sleep(50);
+    const releasedAt = performance.now();
+    await held[0].slot.release('success');
+    // The slot went to the gone job: a's job waits until that grant lapses, then takes it at its next ask.
+    expect(await settledWithin(next, GRANT_MS - 1_000)).toBe(false);
+    const aTaken = await taken(next);
+    expect(performance.now() - releasedAt).toBeLessThan(GRANT_MS + IN_LINE_ASK_MS + 1_000);
+    for (const slot of [held[1], aTaken]) await slot.slot.release('success');
+  });
+});
