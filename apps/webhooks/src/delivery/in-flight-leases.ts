@@ -167,10 +167,14 @@ ${CLOCK}
 ${PARKING}
 return park(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], now)`;
 
+/** How many jobs of workers that are gone (no heartbeat) a release drops from the head of a line before it gives up on the line. */
+const LINE_CHECKED = 20;
+
 /**
  * Gives the holder's slot back, counts the attempt's timeout (or clears the count on a success), then,
  * when a slot is free: grants it to the job in `wanting` that has waited longest (a webhook without a
- * rate limit), leased for GRANT_MS, answering `granted` and the job when it waits in the releasing
+ * rate limit) in a worker still alive (its heartbeat key stands; jobs of a worker that is gone are
+ * dropped), leased for GRANT_MS, answering `granted` and the job when it waits in the releasing
  * worker, else publishing the grant on that worker's channel (`<webhook> <job>`) and answering `sent`;
  * or hands it straight to the next holder, a job already waiting for it in the same worker (when the
  * rate limit allows it: a job already fetched goes before a parked one, whose wake-up would cost a round
@@ -178,7 +182,7 @@ return park(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], now)`;
  * answering `woken` and its id. Every answer ends with the number of jobs still in `wanting`.
  * KEYS: leases, parked, woken, timeouts, pace, paced, wanting; ARGV: holder, max in flight, breaker threshold,
  * outcome, next holder ('' for none), lease ms, interval ms, the releasing worker, grant ms, grants channel
- * prefix, webhook id.
+ * prefix, webhook id, heartbeat key prefix (a key of the queue's hash tag, like every other).
  */
 const RELEASE = `
 redis.replicate_commands()
@@ -195,17 +199,20 @@ elseif ARGV[4] == 'success' then
 end
 ${SLOTS}
 if tonumber(ARGV[7]) == 0 and redis.call('ZCARD', KEYS[1]) < slots then
-  local wanting = redis.call('ZRANGE', KEYS[7], 0, 0)[1]
-  if wanting then
+  for _ = 1, ${LINE_CHECKED} do
+    local wanting = redis.call('ZRANGE', KEYS[7], 0, 0)[1]
+    if not wanting then break end
     redis.call('ZREM', KEYS[7], wanting)
     local bar = string.find(wanting, '|', 1, true)
     local worker, holder = string.sub(wanting, 1, bar - 1), string.sub(wanting, bar + 1)
-    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[9]), holder)
-    redis.call('PEXPIRE', KEYS[1], ARGV[6])
-    if ARGV[5] ~= '' then unpark(KEYS[2], KEYS[3], ARGV[5]) end
-    if worker == ARGV[8] then return answer('granted', holder) end
-    redis.call('PUBLISH', ARGV[10] .. worker, ARGV[11] .. ' ' .. holder)
-    return answer('sent', holder)
+    if worker == ARGV[8] or redis.call('EXISTS', ARGV[12] .. worker) == 1 then
+      redis.call('ZADD', KEYS[1], now + tonumber(ARGV[9]), holder)
+      redis.call('PEXPIRE', KEYS[1], ARGV[6])
+      if ARGV[5] ~= '' then unpark(KEYS[2], KEYS[3], ARGV[5]) end
+      if worker == ARGV[8] then return answer('granted', holder) end
+      redis.call('PUBLISH', ARGV[10] .. worker, ARGV[11] .. ' ' .. holder)
+      return answer('sent', holder)
+    end
   end
 end
 if ARGV[5] ~= '' then
@@ -265,6 +272,10 @@ export const PASS_ON_MS = 2_000;
  * grant to a worker that died meanwhile comes free this soon.
  */
 export const GRANT_MS = 5_000;
+
+/** How often a worker says it is alive, and how long that lasts: a release skips the jobs in line of a worker silent longer. */
+const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_TTL_MS = 3_000;
 
 /**
  * After this many timeouts in a row a webhook gets one slot instead of the maximum, until an attempt
@@ -342,6 +353,7 @@ type LeaseRedis = IORedis & {
       grantMs: number,
       grantsChannel: string,
       webhookId: string,
+      heartbeats: string,
     ]
   ): Promise<[string, string, number]>;
   renewLease(leases: string, holder: string, leaseMs: number): Promise<number>;
@@ -363,6 +375,7 @@ export class InFlightLeases implements OnApplicationShutdown {
   readonly worker = randomUUID();
   private readonly redis: LeaseRedis;
   private subscriber?: IORedis;
+  private heartbeat?: NodeJS.Timeout;
   private readonly leaseMs: number;
   private readonly max: number;
 
@@ -383,6 +396,11 @@ export class InFlightLeases implements OnApplicationShutdown {
    * lost (the connection dropped) costs a job in line no more than its next ask: it asks again every so often.
    */
   async listen(listener: SlotListener): Promise<void> {
+    // Alive while it listens: a release grants slots only to the jobs in line of a worker alive.
+    const beat = () => this.redis.set(this.heartbeatPrefix() + this.worker, '1', 'PX', HEARTBEAT_TTL_MS).catch(() => undefined);
+    await beat();
+    this.heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
     const subscriber = connectRedis(this.config.REDIS_URL, 'queue-worker');
     this.subscriber = subscriber;
     const grants = this.grantsChannel() + this.worker;
@@ -433,7 +451,7 @@ export class InFlightLeases implements OnApplicationShutdown {
     const { leases, parked, woken, timeouts, pace, paced, wanting } = this.keys(webhookId);
     const [kind, value, inLine] = await this.redis.releaseLease(
       leases, parked, woken, timeouts, pace, paced, wanting,
-      lease, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs, this.worker, GRANT_MS, this.grantsChannel(), webhookId,
+      lease, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs, this.worker, GRANT_MS, this.grantsChannel(), webhookId, this.heartbeatPrefix(),
     );
     return { handed: kind === 'handed', granted: kind === 'granted' ? value : undefined, woken: kind === 'woken' ? value : undefined, wanting: inLine };
   }
@@ -459,6 +477,7 @@ export class InFlightLeases implements OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    clearInterval(this.heartbeat);
     this.subscriber?.disconnect();
     this.redis.disconnect();
   }
@@ -475,6 +494,10 @@ export class InFlightLeases implements OnApplicationShutdown {
 
   private grantsChannel(): string {
     return `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:grants:`;
+  }
+
+  private heartbeatPrefix(): string {
+    return `webhook-in-flight:{${this.config.WEBHOOK_QUEUE}}:worker:`;
   }
 
   private contendedChannel(): string {

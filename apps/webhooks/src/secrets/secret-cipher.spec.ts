@@ -28,6 +28,16 @@ describe('SecretCipher', () => {
     expect(() => cipher.decrypt(sealed, '00000000-0000-4000-8000-000000000000')).toThrow();
     expect(() => new SecretCipher(randomBytes(32)).decrypt(sealed, id)).toThrow();
   });
+
+  it('keeps what it opened to the webhook it was sealed for: once opened, the same bytes on another webhook, or tampered, are still refused', () => {
+    const sealed = cipher.encrypt('whsec_kept', id);
+    expect(cipher.decrypt(sealed, id)).toBe('whsec_kept');
+    expect(cipher.decrypt(Buffer.from(sealed), id)).toBe('whsec_kept');
+    expect(() => cipher.decrypt(sealed, '00000000-0000-4000-8000-000000000000')).toThrow();
+    const tampered = Buffer.from(sealed);
+    tampered[tampered.length - 1] ^= 1;
+    expect(() => cipher.decrypt(tampered, id)).toThrow();
+  });
 });
 
 describe('webhook secrets', () => {
