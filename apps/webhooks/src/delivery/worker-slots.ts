@@ -94,9 +94,8 @@ interface WebhookSlots {
    * tells that nobody waits in line any more.
    */
   contended: boolean;
-  /** This worker's jobs in the webhook's line in Redis, by job, and the ones asking to join it. */
+  /** This worker's jobs in the webhook's line in Redis, by job. */
   inLine: Map<string, InLine>;
-  joining: number;
   /** Slots a success freed with nobody waiting, kept for the next job here until SPARE_MS has passed (their leases in Redis stand). */
   spare: Lease[];
   /** Gives the spare slots back to Redis. */
@@ -227,15 +226,7 @@ export class WorkerSlots implements OnModuleInit {
     const waitHere = (limited: boolean) => waitFor(this.wait(slots, holder, limited));
     /** Asks Redis; a job put in line waits there for a slot, and takes one the usual way should it leave the line (closing). */
     const askOrWait = async (otherwise: AcquireMode): Promise<SlotAnswer | 'refused' | undefined> => {
-      const mode = this.modeFor(webhookId, intervalMs, otherwise);
-      const joining = slots;
-      if (mode === 'want') joining.joining += 1;
-      let answer: SlotAnswer | 'refused' | 'inLine';
-      try {
-        answer = await this.ask(webhookId, organizationId, holder, slots, intervalMs, mode);
-      } finally {
-        if (mode === 'want') joining.joining -= 1;
-      }
+      const answer = await this.ask(webhookId, organizationId, holder, slots, intervalMs, this.modeFor(webhookId, intervalMs, otherwise));
       if (answer !== 'inLine') return answer;
       slots = this.slotsOf(webhookId, intervalMs);
       return waitFor(this.waitInLine(webhookId, slots, holder, overShare || slots.inLine.size >= WAITING_PER_SLOT * this.max));
@@ -587,7 +578,6 @@ export class WorkerSlots implements OnModuleInit {
         waiting: [],
         contended: false,
         inLine: new Map(),
-        joining: 0,
         spare: [],
         intervalMs,
         lastEnded: performance.now(),
@@ -602,7 +592,7 @@ export class WorkerSlots implements OnModuleInit {
 
   private forgetIfIdle(webhookId: string, slots: WebhookSlots): void {
     const quiet =
-      slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && slots.inLine.size === 0 && slots.joining === 0 && slots.spare.length === 0;
+      slots.inFlight === 0 && slots.asking === 0 && slots.releasing === 0 && slots.waiting.length === 0 && slots.inLine.size === 0 && slots.spare.length === 0;
     if (quiet && this.webhooks.get(webhookId) === slots) {
       this.webhooks.delete(webhookId);
     }
