@@ -6,7 +6,7 @@ import { InFlightLeases, LeaseAnswer } from '../src/delivery/in-flight-leases';
 import { WebhooksWorkerConfig } from '../src/webhooks.config';
 import { sleep } from './webhook-fixtures';
 
-const INTERVAL_MS = 200;
+const INTERVAL_MS = 1_000;
 /** Redis's clock and ours count whole milliseconds apart. */
 const CLOCK_MS = 1;
 /** A timer may fire a millisecond before its time. */

@@ -81,7 +81,9 @@ export async function startIsolatedStack(label: string, overrides: Record<string
     await runMigrations(REPO_ROOT, env);
     for (const spec of PROCESSES) healthPorts.set(spec.name, await freePort());
     const started = PROCESSES.map((spec) => supervisor.start(spec, healthPorts.get(spec.name)));
-    await Promise.all(started.map((managed) => managed.waitReady(Number(process.env.TEST_STACK_READY_MS) || 90_000)));
+    // CI runs these beside the e2e suite on two cores, each stack on a Postgres of its own: on a slow day the processes
+    // took over 90 s to come up. The specs give their start 180 s or more.
+    await Promise.all(started.map((managed) => managed.waitReady(Number(process.env.TEST_STACK_READY_MS) || 170_000)));
   } catch (error) {
     await supervisor.stopAll(5_000);
     await destroyServers();
