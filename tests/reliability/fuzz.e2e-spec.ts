@@ -95,7 +95,8 @@ describe('fuzzing every endpoint of openapi.json with malformed requests', () =>
     const availability = await api.put('/calendar/availability', { schedules: [{ day_of_week: 2, start_time: '09:00:00', end_time: '17:00:00' }] });
     expect(availability.status).toBe(200);
     ids = { tableId: table.body.data.id, rowId: rows[0].body.data.id, webhookId: webhook.body.data.id, domainId: domain.body.data.id };
-  });
+    // The keys come from the admin command, a process each: on a loaded machine that took over a minute.
+  }, 180_000);
 
   afterAll(async () => {
     await receiver?.close();

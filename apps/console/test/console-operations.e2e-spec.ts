@@ -8,6 +8,9 @@ import { accessibilityProblems, DESKTOP, launchChromium, signIn } from './browse
  * cursor pages, an import followed to its end with its problems by line, and a webhook's test send,
  * filter, secret rotation and recovery; an export of filtered rows to its download; a domain verified once its records are published, and its addresses.
  */
+// Each case drives a browser through several pages and waits on the stack; on a loaded machine one took over a minute.
+jest.setTimeout(180_000);
+
 describe('the web console at work', () => {
   let browser: Browser;
   let org: TestOrg;
