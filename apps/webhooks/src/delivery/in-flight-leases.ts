@@ -20,9 +20,16 @@ const CLOCK = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
-/** The clock, and the expired leases of a dead worker dropped. KEYS[1]: leases. */
+/**
+ * The clock, and the expired leases of a dead worker dropped; `lease` gives the holder a slot until `ms`
+ * from now, the set lasting at least `keep` ms. KEYS[1]: leases.
+ */
 const NOW = `${CLOCK}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local function lease(holder, ms, keep)
+  redis.call('ZADD', KEYS[1], now + tonumber(ms), holder)
+  redis.call('PEXPIRE', KEYS[1], keep)
+end`;
 
 /**
  * A job's place in its webhook's lists. `unpark` takes it out of `parked` and `woken` (it starts, or waits
@@ -126,8 +133,7 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < slot
   unpark(KEYS[2], KEYS[3], ARGV[1])
   redis.call('ZREM', KEYS[8], ARGV[8])
   if wait > 0 then return answer(-wait) end
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  lease(ARGV[1], ARGV[4], ARGV[4])
   return answer(1)
 end
 unpark(KEYS[2], KEYS[3], ARGV[1])
@@ -152,8 +158,7 @@ const RENEW = `
 redis.replicate_commands()
 ${NOW}
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+lease(ARGV[1], ARGV[2], ARGV[2])
 return 1`;
 
 /**
@@ -206,8 +211,7 @@ if tonumber(ARGV[7]) == 0 and redis.call('ZCARD', KEYS[1]) < slots then
     local bar = string.find(wanting, '|', 1, true)
     local worker, holder = string.sub(wanting, 1, bar - 1), string.sub(wanting, bar + 1)
     if worker == ARGV[8] or redis.call('EXISTS', ARGV[12] .. worker) == 1 then
-      redis.call('ZADD', KEYS[1], now + tonumber(ARGV[9]), holder)
-      redis.call('PEXPIRE', KEYS[1], ARGV[6])
+      lease(holder, ARGV[9], ARGV[6])
       if ARGV[5] ~= '' then unpark(KEYS[2], KEYS[3], ARGV[5]) end
       if worker == ARGV[8] then return answer('granted', holder) end
       redis.call('PUBLISH', ARGV[10] .. worker, ARGV[11] .. ' ' .. holder)
@@ -219,8 +223,7 @@ if ARGV[5] ~= '' then
   unpark(KEYS[2], KEYS[3], ARGV[5])
   if redis.call('ZCARD', KEYS[1]) < slots and pace_free(KEYS[5], KEYS[6], tonumber(ARGV[7]), now) then
     if tonumber(ARGV[7]) > 0 then pace_start(KEYS[5], KEYS[6], ARGV[5], tonumber(ARGV[7]), now) end
-    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[6]), ARGV[5])
-    redis.call('PEXPIRE', KEYS[1], ARGV[6])
+    lease(ARGV[5], ARGV[6], ARGV[6])
     return answer('handed', '')
   end
 end

@@ -288,11 +288,8 @@ export class WorkerSlots implements OnModuleInit {
         const askedAt = performance.now();
         const answer = await this.leases.acquire(webhookId, holder, 0, 'want').catch(() => undefined);
         if (slots.inLine.get(holder) !== entry) return;
-        if (answer?.granted) {
-          slots.inLine.delete(holder);
-          slots.inFlight += 1;
-          resume({ name: holder, writtenAt: askedAt });
-        } else entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
+        if (answer?.granted) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: askedAt });
+        else entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
       };
       entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
     });
@@ -302,11 +299,15 @@ export class WorkerSlots implements OnModuleInit {
   private grant(webhookId: string, holder: string): void {
     const slots = this.webhooks.get(webhookId);
     const entry = slots?.inLine.get(holder);
-    if (!slots || !entry) return;
+    if (slots && entry) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: performance.now(), granted: true });
+  }
+
+  /** Takes the job out of the line here and sends it on: with a slot (in flight from now), or without one to take one the usual way. */
+  private leaveLine(slots: WebhookSlots, holder: string, entry: InLine, lease?: Lease): void {
     slots.inLine.delete(holder);
     clearTimeout(entry.askTimer);
-    slots.inFlight += 1;
-    entry.resume({ name: holder, writtenAt: performance.now(), granted: true });
+    if (lease) slots.inFlight += 1;
+    entry.resume(lease);
   }
 
   /**
@@ -388,11 +389,7 @@ export class WorkerSlots implements OnModuleInit {
       slots.stalledAt = performance.now();
       for (const waiter of stalled) waiter.resume(undefined);
       // They leave the line as they are parked (or take the slot granted them meanwhile).
-      for (const [holder, entry] of inLine) {
-        slots.inLine.delete(holder);
-        clearTimeout(entry.askTimer);
-        entry.resume(undefined);
-      }
+      for (const [holder, entry] of inLine) this.leaveLine(slots, holder, entry);
     };
     slots.stallTimer = setTimeout(check, Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
   }
@@ -432,11 +429,7 @@ export class WorkerSlots implements OnModuleInit {
     for (const [webhookId, slots] of this.webhooks) {
       clearTimeout(slots.stallTimer);
       for (const waiter of slots.waiting.splice(0)) waiter.resume(undefined);
-      for (const entry of slots.inLine.values()) {
-        clearTimeout(entry.askTimer);
-        entry.resume(undefined);
-      }
-      slots.inLine.clear();
+      for (const [holder, entry] of slots.inLine) this.leaveLine(slots, holder, entry);
       void this.giveBackSpare(webhookId, slots);
     }
   }
