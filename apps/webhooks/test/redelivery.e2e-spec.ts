@@ -37,7 +37,8 @@ describe('redeliver and recover', () => {
     receiver.on(path, () => (down ? { status: 500 } : { status: 200 }));
     const hook = await createWebhook(api, receiver.url(path), ['row.created']);
     const event = await events.publish(orgId, 'row.created');
-    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'), { timeoutMs: 20_000 });
+    // Six attempts on the test stack's short delays: seconds alone, over 20 s once on a loaded machine beside the whole suite.
+    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'), { timeoutMs: 60_000 });
     const [lastAttempt] = await deliveriesOf(api, hook.id);
     expect(lastAttempt).toMatchObject({ attempt: 6, success: false });
     down = false;
