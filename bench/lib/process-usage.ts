@@ -32,16 +32,30 @@ export function cpuMs(pid: number): number {
  * counted (Node's threads live as long as the process); 0 when the process is gone.
  */
 export function preciseCpuMs(pid: number): number {
+  return schedstatSum(pid, 0) / 1e6;
+}
+
+/**
+ * How many times the scheduler has put a process's threads on a CPU so far (the third field of each
+ * thread's schedstat): a thread that sleeps between messages is put on once per wake-up, so this counts
+ * the wake-ups a unit of work costs. 0 when the process is gone.
+ */
+export function timesRun(pid: number): number {
+  return schedstatSum(pid, 2);
+}
+
+/** One field of /proc/<pid>/task/<tid>/schedstat summed over the process's threads. */
+function schedstatSum(pid: number, field: number): number {
   try {
-    let nanoseconds = 0;
+    let sum = 0;
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        nanoseconds += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[field]);
       } catch {
         // The thread ended meanwhile.
       }
     }
-    return nanoseconds / 1e6;
+    return sum;
   } catch {
     return 0;
   }

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { cpuMs, residentMiB } from './process-usage';
+import { cpuMs, residentMiB, timesRun } from './process-usage';
 
 /** Where each measured process is now (a restarted worker has a new pid); undefined while it is down. */
 export type PidsOf = () => Record<string, number | undefined>;
@@ -43,6 +43,14 @@ export class UsageSampler {
     for (const [name, pid] of Object.entries(this.pids())) if (pid) usage[name] = cpuMs(pid);
     usage.postgres = (await this.backendPids()).reduce((sum, pid) => sum + cpuMs(pid), 0);
     return usage;
+  }
+
+  /** Times each process was put on a CPU so far (its wake-ups), and the Postgres backends' of the bench database. */
+  async runs(): Promise<Record<string, number>> {
+    const runs: Record<string, number> = {};
+    for (const [name, pid] of Object.entries(this.pids())) if (pid) runs[name] = timesRun(pid);
+    runs.postgres = (await this.backendPids()).reduce((sum, pid) => sum + timesRun(pid), 0);
+    return runs;
   }
 
   private sample(): void {

@@ -14,6 +14,7 @@ import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
 import { cpuPer, UsageSampler } from '../lib/usage-sampler';
 import { commitToReceipt, createAtRate } from './create-at-rate';
 import { ArrivalRecorder } from './receiver';
+import { deliveryStages } from './stages';
 
 const BATCH_ROWS = 100;
 
@@ -39,6 +40,10 @@ export interface LatencyFigures {
   p50: number;
   p99: number;
   max: number;
+  /** CPU ms per event, by process, from the first create to the last arrival. */
+  cpuMsPerEvent: Record<string, number>;
+  /** Times each process was put on a CPU per event (its wake-ups), over the same span. */
+  runsPerEvent: Record<string, number>;
 }
 
 export interface DrainFigures {
@@ -77,6 +82,12 @@ async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: n
 async function waitingDeliveries(queue: Queue): Promise<number> {
   const jobs = await queue.getWaiting(0, -1);
   return jobs.reduce((sum, job) => sum + 1 + ((job.data as { more?: unknown[] }).more?.length ?? 0), 0);
+}
+
+/** Calls so far by Redis command (`INFO commandstats`); a Lua script counts as evalsha, its own calls apart. */
+async function redisCalls(redis: IORedis): Promise<Record<string, number>> {
+  const text = await redis.info('commandstats');
+  return Object.fromEntries([...text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name, Number(calls)]));
 }
 
 /** How long the commit-to-receipt phases are preceded by the same load, not counted. */
@@ -134,9 +145,20 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     receiver.reset();
     const responses = new Map<string, number>();
     const trace = process.env.BENCH_WEBHOOK_TRACE ? traceQueue(queue, receiver, responses, stack.process('webhooks-worker').healthPort) : undefined;
+    const before = await usage.cpu();
+    const runsBefore = await usage.runs();
+    const commandsBefore = trace ? await redisCalls(redis) : undefined;
     const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses, rowsPerRequest);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
+    const cpuMsPerEvent = cpuPer(before, await usage.cpu(), responses.size);
+    const runsPerEvent = cpuPer(runsBefore, await usage.runs(), responses.size);
     trace?.stop();
+    if (commandsBefore) {
+      const after = await redisCalls(redis);
+      const per = Object.entries(after).map(([name, calls]) => [name, (calls - (commandsBefore[name] ?? 0)) / responses.size] as const).filter(([, n]) => n >= 0.01);
+      log(`trace: Redis calls per event ${per.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ')}`);
+    }
+    if (trace) log(`trace: stages (p50 / p99) ${JSON.stringify(await deliveryStages(stack.databaseUrl, '/latency-0', responses, receiver.arrivals))}`);
     await unsubscribe(hooks);
     const latencies = commitToReceipt(receiver.arrivals, responses);
     return {
@@ -149,6 +171,8 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       p50: round(percentile(latencies, 50), 1),
       p99: round(percentile(latencies, 99), 1),
       max: round(latencies[latencies.length - 1] ?? NaN, 1),
+      cpuMsPerEvent,
+      runsPerEvent,
     };
   };
 
