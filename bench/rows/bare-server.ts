@@ -22,7 +22,7 @@ async function prepare(): Promise<void> {
   for (const [column, key] of Object.entries(sortKeys)) {
     await pool.query(`CREATE INDEX IF NOT EXISTS bare_rows_${column}_idx ON bench.bare_rows ((${key}), id)`);
   }
-  await pool.query(`CREATE TABLE IF NOT EXISTS bench.bare_outbox (seq bigserial PRIMARY KEY, id uuid NOT NULL UNIQUE, subject text NOT NULL, payload json NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+  await pool.query(`CREATE TABLE IF NOT EXISTS bench.bare_outbox (seq bigserial PRIMARY KEY, id uuid NOT NULL UNIQUE, subject text NOT NULL, payload text COMPRESSION lz4 NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
 }
 
 type RowData = Record<string, unknown>;

@@ -125,7 +125,7 @@ describe('admin command line', () => {
     await db.connect();
     try {
       const { rows } = await db.query<{ name: string }>('SELECT name FROM gateway.migrations ORDER BY name');
-      expect(rows.map((row) => row.name)).toEqual(['IdempotencyKeys1764100000000', 'Identity1763700000000', 'KeyLastUsed1764400000000', 'OutboxAnnounced1764450000000', 'OutboxParked1764600000000', 'OutboxWake1764200000000']);
+      expect(rows.map((row) => row.name)).toEqual(['IdempotencyKeys1764100000000', 'Identity1763700000000', 'KeyLastUsed1764400000000', 'OutboxAnnounced1764450000000', 'OutboxParked1764600000000', 'OutboxText1765000000000', 'OutboxWake1764200000000']);
     } finally {
       await db.end();
     }

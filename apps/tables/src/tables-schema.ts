@@ -10,6 +10,7 @@ import { OutboxAnnounced1764450000000 } from './migrations/1764450000000-outbox-
 import { OutboxParked1764600000000 } from './migrations/1764600000000-outbox-parked';
 import { SearchableFields1764800000000 } from './migrations/1764800000000-searchable-fields';
 import { Exports1764900000000 } from './migrations/1764900000000-exports';
+import { OutboxText1765000000000 } from './migrations/1765000000000-outbox-text';
 
 export const TABLES_SCHEMA = 'tables';
 
@@ -38,6 +39,7 @@ export function tablesSchema(url: string): SchemaOwner {
       Imports1764700000000,
       SearchableFields1764800000000,
       Exports1764900000000,
+      OutboxText1765000000000,
     ],
   };
 }

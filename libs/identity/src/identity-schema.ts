@@ -5,6 +5,7 @@ import { OutboxWake1764200000000 } from './migrations/1764200000000-outbox-wake'
 import { KeyLastUsed1764400000000 } from './migrations/1764400000000-key-last-used';
 import { OutboxAnnounced1764450000000 } from './migrations/1764450000000-outbox-announced';
 import { OutboxParked1764600000000 } from './migrations/1764600000000-outbox-parked';
+import { OutboxText1765000000000 } from './migrations/1765000000000-outbox-text';
 
 /**
  * Organizations, keys and members live in the gateway's schema, beside the gateway's stored answers to
@@ -31,6 +32,7 @@ export function identitySchema(url: string): SchemaOwner {
       KeyLastUsed1764400000000,
       OutboxAnnounced1764450000000,
       OutboxParked1764600000000,
+      OutboxText1765000000000,
     ],
   };
 }

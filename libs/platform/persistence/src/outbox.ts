@@ -12,7 +12,7 @@ export function outboxTableSql(schema: string): string[] {
       seq bigserial PRIMARY KEY,
       id uuid NOT NULL UNIQUE,
       subject text NOT NULL,
-      payload json NOT NULL,
+      payload text COMPRESSION lz4 NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     )`,
   ];
@@ -27,7 +27,7 @@ export function parkedOutboxTableSql(schema: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.outbox_parked (
       id uuid PRIMARY KEY,
       subject text NOT NULL,
-      payload json NOT NULL,
+      payload text COMPRESSION lz4 NOT NULL,
       error text NOT NULL,
       parked_at timestamptz NOT NULL DEFAULT now()
     )`,
@@ -109,7 +109,7 @@ export class Outbox {
       name: `outbox_take_${schema}`,
       text: `WITH taken AS (
          DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING seq, id, subject, payload::text AS payload)
+         RETURNING seq, id, subject, payload)
        SELECT * FROM taken ORDER BY seq`,
     };
     this.pendingStatement = { name: `outbox_pending_${schema}`, text: `SELECT 1 FROM ${this.table} LIMIT 1` };
@@ -143,7 +143,7 @@ export class Outbox {
    */
   insertMessageStatement(sample: DomainEvent, source: string, bind: Bind): string {
     return `INSERT INTO ${this.table} (id, subject, payload)
-      SELECT (array_agg(id ORDER BY ord))[1], ${bind(eventSubject(sample.organization_id, sample.event))}, json_agg(body ORDER BY ord) FROM ${source}
+      SELECT (array_agg(id ORDER BY ord))[1], ${bind(eventSubject(sample.organization_id, sample.event))}, json_agg(body ORDER BY ord)::text FROM ${source}
       HAVING count(*) > 0`;
   }
 
@@ -153,7 +153,7 @@ export class Outbox {
    * events are written only when that CTE returned rows, so a change and its event can be one statement.
    */
   insertStatement(events: readonly DomainEvent[], bind: Bind, onlyIf?: string): string {
-    const tuples = outboxEntries(events).map(({ id, subject, payload }) => `(${bind(id)}::uuid, ${bind(subject)}, ${bind(payload)}::json)`);
+    const tuples = outboxEntries(events).map(({ id, subject, payload }) => `(${bind(id)}::uuid, ${bind(subject)}, ${bind(payload)})`);
     const condition = onlyIf ? ` WHERE EXISTS (SELECT 1 FROM ${onlyIf})` : '';
     return `INSERT INTO ${this.table} (id, subject, payload) SELECT * FROM (VALUES ${tuples.join(', ')}) AS e(id, subject, payload)${condition}`;
   }
@@ -179,7 +179,7 @@ export class Outbox {
     if (entries.length === 0) return;
     await tx.query(
       `INSERT INTO ${this.parked} (id, subject, payload, error)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::json[], $4::text[]) ON CONFLICT (id) DO NOTHING`,
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) ON CONFLICT (id) DO NOTHING`,
       [entries.map(({ entry }) => entry.id), entries.map(({ entry }) => entry.subject), entries.map(({ entry }) => entry.payload), entries.map(({ error }) => error)],
     );
   }
