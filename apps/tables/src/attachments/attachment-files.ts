@@ -40,6 +40,11 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
+/** Whether any field of the table holds files: a table without one has nothing to settle or present. */
+function holdsFiles(table: UserTable): boolean {
+  return table.fields.some((field) => field.fieldType === 'attachment');
+}
+
 function storedFile(upload: UploadRecord): StoredFile {
   return { id: upload.id, filename: upload.filename, size: upload.size, mime_type: upload.mimeType };
 }
@@ -129,6 +134,12 @@ export class AttachmentFiles {
     await this.deletions.enqueueFiles(db, table, dropped);
   }
 
+  /** `settle` for each of a batch's new rows, one after another (their uploads are claimed in order); nothing to do on a table without files. */
+  async settleRows(db: Sql, table: UserTable, rows: ReadonlyArray<Map<Field, unknown>>, checked: CheckedUploads, pathOf: (i: number) => string): Promise<void> {
+    if (!holdsFiles(table)) return;
+    for (const [i, values] of rows.entries()) await this.settle(db, table, values, checked, undefined, pathOf(i));
+  }
+
   /** Queues every file the row held (it is being deleted). */
   async dropRow(db: Sql, table: UserTable, data: Record<string, unknown>): Promise<void> {
     const files = table.fields.filter((field) => field.fieldType === 'attachment').flatMap((field) => filesOf(data[field.slug]));
@@ -153,5 +164,10 @@ export class AttachmentFiles {
     }
     await Promise.all(work);
     return data;
+  }
+
+  /** `present` for each row's data of a batch; nothing to do on a table without files. */
+  async presentRows(table: UserTable, rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+    if (holdsFiles(table)) await Promise.all(rows.map((data) => this.present(table, data)));
   }
 }

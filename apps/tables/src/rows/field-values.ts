@@ -176,7 +176,7 @@ export type RowWriteMode = 'create' | 'update';
  * Answers the normalized values keyed by slug (null clears).
  */
 export function validateRowData(fields: readonly Field[], data: Record<string, unknown>, mode: RowWriteMode): Map<Field, unknown> {
-  const bySlug = new Map(fields.map((field) => [field.slug, field]));
+  const bySlug = fieldsBySlug(fields);
   const values = new Map<Field, unknown>();
   for (const [slug, value] of Object.entries(data)) {
     const field = bySlug.get(slug);
@@ -195,6 +195,14 @@ export function validateRowData(fields: readonly Field[], data: Record<string, u
     checkRowValuesSize(fields, values);
   }
   return values;
+}
+
+/** A table's fields by slug, made once per fields list (a batch validates up to 100 rows against one). */
+const slugIndexes = new WeakMap<readonly Field[], ReadonlyMap<string, Field>>();
+function fieldsBySlug(fields: readonly Field[]): ReadonlyMap<string, Field> {
+  let index = slugIndexes.get(fields);
+  if (!index) slugIndexes.set(fields, (index = new Map(fields.map((field) => [field.slug, field]))));
+  return index;
 }
 
 function normalizeOrFail(field: Field, value: unknown): unknown {

@@ -55,13 +55,13 @@ export class RowBatchesService {
     }
     const created = await this.inTable(organizationId, tableId, async (client, table) => {
       const rows = items.map((item, i) => ({ id: randomUUID(), values: atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'create')) }));
-      for (const [i, row] of rows.entries()) await this.files.settle(client, table, row.values, uploads, undefined, `rows[${i}].data`);
+      await this.files.settleRows(client, table, rows.map((row) => row.values), uploads, (i) => `rows[${i}].data`);
       const records = await withUniqueValues(table, () => this.rows.insertMany(client, table, rows), {
         values: rows.map((row) => row.values),
         pathOf: (i) => `rows[${i}].data`,
       });
       const views = records.map((record) => rowView(table.fields, record));
-      await Promise.all(views.map((row) => this.files.present(table, row.data)));
+      await this.files.presentRows(table, views.map((row) => row.data));
       await TABLES_OUTBOX.write(client, views.map((row) => rowEvent('row.created', table, row.id, row.data)));
       return views;
     });
@@ -76,13 +76,13 @@ export class RowBatchesService {
    */
   private async createAtOnce(table: UserTable, items: ReadonlyArray<{ data: Record<string, unknown> }>): Promise<RowView[] | 'too large' | undefined> {
     const rows = items.map((item, i) => ({ id: randomUUID(), values: atItem(`rows[${i}]`, () => validateRowData(table.fields, item.data, 'create')) }));
-    for (const [i, row] of rows.entries()) await this.files.settle(this.db, table, row.values, NO_UPLOADS, undefined, `rows[${i}].data`);
-    const creates = await Promise.all(
-      rows.map(async (row) => {
-        const event = rowEvent('row.created', table, row.id, await this.files.present(table, rowDataOf(table.fields, row.values)));
-        return { ...row, event, body: JSON.stringify(event) };
-      }),
-    );
+    await this.files.settleRows(this.db, table, rows.map((row) => row.values), NO_UPLOADS, (i) => `rows[${i}].data`);
+    const data = rows.map((row) => rowDataOf(table.fields, row.values));
+    await this.files.presentRows(table, data);
+    const creates = rows.map((row, i) => {
+      const event = rowEvent('row.created', table, row.id, data[i]);
+      return { ...row, event, body: JSON.stringify(event) };
+    });
     if (!fitsOneEntry(creates.length, creates.reduce((bytes, create) => bytes + create.body.length, 0))) return 'too large';
     const written = await withUniqueValues(table, () => this.rows.createTogether(table, creates), {
       values: rows.map((row) => row.values),
@@ -90,7 +90,7 @@ export class RowBatchesService {
     });
     if (written.size < creates.length) return undefined;
     const views = creates.map((create) => rowView(table.fields, written.get(create.id) as RowRecord));
-    await Promise.all(views.map((row) => this.files.present(table, row.data)));
+    await this.files.presentRows(table, views.map((row) => row.data));
     return views;
   }
 
@@ -124,7 +124,7 @@ export class RowBatchesService {
       if (missing >= 0) throw missingRow(`ids[${missing}]`);
       const rows = ids.map((id) => rowView(table.fields, deleted.get(id) as RowRecord));
       for (const row of rows) await this.files.dropRow(client, table, row.data);
-      await Promise.all(rows.map((row) => this.files.present(table, row.data)));
+      await this.files.presentRows(table, rows.map((row) => row.data));
       await TABLES_OUTBOX.write(client, rows.map((row) => rowEvent('row.deleted', table, row.id, row.data)));
       return ids.length;
     });
