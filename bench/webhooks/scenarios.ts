@@ -98,8 +98,10 @@ async function workerOutcomes(healthPort: number): Promise<string> {
   const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
   const pairs = [...text.matchAll(/^webhook_deliveries_total\{outcome="(\w+)"\} (\d+)/gm)].map(([, outcome, count]) => `${outcome}=${count}`);
   const sum = (name: string) => [...text.matchAll(new RegExp(`^webhook_attempt_duration_seconds_${name}\\{[^}]*\\} ([0-9.e+-]+)`, 'gm'))].reduce((total, [, value]) => total + Number(value), 0);
-  const lag = /^nodejs_eventloop_lag_p99_seconds ([0-9.e+-]+)/m.exec(text)?.[1];
-  return `${pairs.join(' ')} attempts=${sum('count')} attempt_seconds=${sum('sum').toFixed(3)} loop_lag_p99_ms=${(Number(lag ?? 0) * 1000).toFixed(1)}`;
+  // The percentiles count the sampling period in; their minimum is that period.
+  const gauge = (name: string) => Number(new RegExp(`^nodejs_eventloop_lag_${name}_seconds ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? 0);
+  const lag = gauge('p99') - gauge('min');
+  return `${pairs.join(' ')} attempts=${sum('count')} attempt_seconds=${sum('sum').toFixed(3)} loop_lag_p99_ms=${(lag * 1000).toFixed(1)}`;
 }
 
 /**
