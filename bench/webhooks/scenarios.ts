@@ -150,6 +150,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const before = await usage.cpu();
     const runsBefore = await usage.runs();
     const commandsBefore = trace ? await redisCalls(redis) : undefined;
+    if (trace) await redis.config('SET', 'latency-monitor-threshold', '20').then(() => redis.latency('RESET'));
     const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses, rowsPerRequest);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
     const cpuMsPerEvent = cpuPer(before, await usage.cpu(), responses.size);
@@ -159,6 +160,8 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       const after = await redisCalls(redis);
       const per = Object.entries(after).map(([name, calls]) => [name, (calls - (commandsBefore[name] ?? 0)) / responses.size] as const).filter(([, n]) => n >= 0.01);
       log(`trace: Redis calls per event ${per.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ')}`);
+      const persistence = await redis.info('persistence');
+      log(`trace: Redis stalls over 20 ms ${JSON.stringify(await redis.latency('LATEST'))}, ${/aof_delayed_fsync:\d+/.exec(persistence)?.[0] ?? 'no AOF'}`);
     }
     if (trace) log(`trace: stages (p50 / p99) ${JSON.stringify(await deliveryStages(stack.databaseUrl, '/latency-0', responses, receiver.arrivals))}`);
     await unsubscribe(hooks);
