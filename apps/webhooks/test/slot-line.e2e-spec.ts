@@ -50,6 +50,27 @@ describe("a webhook's slots shared by two workers: jobs that find them taken wai
     redis.disconnect();
   });
 
+  it('tells a worker when any worker last freed a slot while jobs waited in line (its stall watch), and keeps nothing when none waited', async () => {
+    const [a, b] = [await start(), await start()];
+    const webhookId = randomUUID();
+    for (const holder of ['a-0', 'a-1']) expect(await a.leases.acquire(webhookId, holder, 0)).toMatchObject({ granted: true });
+    // Nobody in line: a release leaves no trace.
+    await a.leases.release(webhookId, 'a-0', 'success', 0);
+    expect(await b.leases.freedAgo(webhookId, 60_000)).toBeUndefined();
+    expect(await redis.exists(`webhook-in-flight:{${queue}}:${webhookId}:freed`)).toBe(0);
+    expect(await a.leases.acquire(webhookId, 'a-2', 0)).toMatchObject({ granted: true });
+    // A job of worker b waits in line; worker a frees a slot (granted to it): b hears that the webhook's attempts keep ending.
+    expect(await b.leases.acquire(webhookId, 'b-0', 0, 'want')).toMatchObject({ inLine: true });
+    await a.leases.release(webhookId, 'a-1', 'success', 0);
+    const ago = await b.leases.freedAgo(webhookId, 1_000);
+    expect(ago).toBeGreaterThanOrEqual(0);
+    expect(ago).toBeLessThan(1_000);
+    for (const [w, holder] of [[b, 'b-0'], [a, 'a-2']] as const) await w.leases.release(webhookId, holder, 'success', 0);
+    // Not within a window shorter than it was.
+    await sleep(50);
+    expect(await b.leases.freedAgo(webhookId, 10)).toBeUndefined();
+  });
+
   it("grants a freed slot to the job that has waited longest, whichever worker it waits in, told at once, never more than the cap in flight", async () => {
     const [a, b] = [await start(), await start()];
     const webhookId = randomUUID();

@@ -252,6 +252,7 @@ export class DeliveryProcessor {
         continue;
       }
       const outcome = await this.send(webhook, delivery);
+      slot.attempted();
       attempts += 1;
       attemptDuration.observe({ success: String(outcome.success) }, outcome.durationMs / 1000);
       if (outcome.timedOut) slotOutcome = 'timeout';

@@ -187,7 +187,9 @@ const LINE_CHECKED = 20;
  * answering `woken` and its id. Every answer ends with the number of jobs still in `wanting`.
  * KEYS: leases, parked, woken, timeouts, pace, paced, wanting; ARGV: holder, max in flight, breaker threshold,
  * outcome, next holder ('' for none), lease ms, interval ms, the releasing worker, grant ms, grants channel
- * prefix, webhook id, heartbeat key prefix (a key of the queue's hash tag, like every other).
+ * prefix, webhook id, heartbeat key prefix (a key of the queue's hash tag, like every other); KEYS[8]: when a
+ * slot was last freed while jobs waited in line, kept ARGV[13] ms (the stall watch of those jobs asks FREED_AGO
+ * within that), so nothing of it outlasts the line by more.
  */
 const RELEASE = `
 redis.replicate_commands()
@@ -196,6 +198,7 @@ ${PACE}
 ${PARKING}
 local function answer(kind, value) return {kind, value, redis.call('ZCARD', KEYS[7])} end
 redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('ZCARD', KEYS[7]) > 0 then redis.call('SET', KEYS[8], now, 'PX', ARGV[13]) end
 if ARGV[4] == 'timeout' then
   redis.call('INCR', KEYS[4])
   redis.call('PEXPIRE', KEYS[4], 86400000)
@@ -259,6 +262,13 @@ if #woken == 0 and redis.call('ZCARD', KEYS[2]) == 0 then
   redis.call('SREM', KEYS[5], ARGV[1])
 end
 return woken`;
+
+/** Ms since a slot of the webhook was last freed, by any worker, when that is at most ARGV[1]; else -1. KEYS[1]: freed. */
+const FREED_AGO = `
+${CLOCK}
+local freed = tonumber(redis.call('GET', KEYS[1]) or '')
+if freed and now - freed <= tonumber(ARGV[1]) then return math.max(0, now - freed) end
+return -1`;
 
 /** Beyond the attempt's own deadline, the longest a host lookup may take before it starts. */
 const LEASE_MARGIN_MS = 5_000;
@@ -336,6 +346,7 @@ interface WebhookKeys {
   pace: string;
   paced: string;
   wanting: string;
+  freed: string;
 }
 
 type LeaseRedis = IORedis & {
@@ -357,9 +368,11 @@ type LeaseRedis = IORedis & {
       grantsChannel: string,
       webhookId: string,
       heartbeats: string,
+      freedMs: number,
     ]
   ): Promise<[string, string, number]>;
   renewLease(leases: string, holder: string, leaseMs: number): Promise<number>;
+  freedAgo(freed: string, withinMs: number): Promise<number>;
   sweepLeases(...args: [...keys: string[], webhookId: string, max: number, breaker: number, atLeast: number]): Promise<string[]>;
   parkHolder(...args: [parked: string, woken: string, parkedWebhooks: string, holder: string, webhookId: string]): Promise<number>;
 };
@@ -385,7 +398,8 @@ export class InFlightLeases implements OnApplicationShutdown {
   constructor(private readonly config: WebhooksWorkerConfig) {
     const redis = connectRedis(config.REDIS_URL, 'slot-leases');
     redis.defineCommand('acquireLease', { numberOfKeys: 8, lua: ACQUIRE });
-    redis.defineCommand('releaseLease', { numberOfKeys: 7, lua: RELEASE });
+    redis.defineCommand('releaseLease', { numberOfKeys: 8, lua: RELEASE });
+    redis.defineCommand('freedAgo', { numberOfKeys: 1, lua: FREED_AGO });
     redis.defineCommand('renewLease', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('sweepLeases', { numberOfKeys: 5, lua: SWEEP });
     redis.defineCommand('parkHolder', { numberOfKeys: 3, lua: PARK });
@@ -451,12 +465,23 @@ export class InFlightLeases implements OnApplicationShutdown {
    * (`woken`). A slot is handed over only when the rate limit (`intervalMs`) lets a job start now.
    */
   async release(webhookId: string, lease: string, outcome: SlotOutcome, intervalMs: number, next?: string): Promise<ReleaseAnswer> {
-    const { leases, parked, woken, timeouts, pace, paced, wanting } = this.keys(webhookId);
+    const { leases, parked, woken, timeouts, pace, paced, wanting, freed } = this.keys(webhookId);
     const [kind, value, inLine] = await this.redis.releaseLease(
-      leases, parked, woken, timeouts, pace, paced, wanting,
+      leases, parked, woken, timeouts, pace, paced, wanting, freed,
       lease, this.max, BREAKER_TIMEOUTS, outcome, next ?? '', this.leaseMs, intervalMs, this.worker, GRANT_MS, this.grantsChannel(), webhookId, this.heartbeatPrefix(),
+      this.config.WEBHOOK_STALL_MS,
     );
     return { handed: kind === 'handed', granted: kind === 'granted' ? value : undefined, woken: kind === 'woken' ? value : undefined, wanting: inLine };
+  }
+
+  /**
+   * How long ago (ms) a worker last freed one of the webhook's slots, when at most `withinMs` ago; undefined
+   * otherwise. Jobs waiting in line are served by every worker's releases: this tells their worker whether the
+   * webhook's attempts keep ending elsewhere.
+   */
+  async freedAgo(webhookId: string, withinMs: number): Promise<number | undefined> {
+    const ago = await this.redis.freedAgo(this.keys(webhookId).freed, withinMs);
+    return ago >= 0 ? ago : undefined;
   }
 
   /** The webhooks that have parked or woken jobs. */
@@ -517,6 +542,7 @@ export class InFlightLeases implements OnApplicationShutdown {
       pace: `${base}:pace`,
       paced: `${base}:paced`,
       wanting: `${base}:wanting`,
+      freed: `${base}:freed`,
     };
   }
 }

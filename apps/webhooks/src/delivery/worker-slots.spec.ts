@@ -23,6 +23,8 @@ class MemoryLeases {
   mostHeld = 0;
   asking = 0;
   mostAsking = 0;
+  /** When any worker last freed a slot (Date.now()). */
+  private freedAt?: number;
   /**
    * @param grants false: every slot is held elsewhere
    * @param refusals the first asks refused all the same (another worker's attempt held the slot a moment)
@@ -69,10 +71,21 @@ class MemoryLeases {
   /** Another worker frees the slot `holder` held there: the job in line longest gets it, told as that worker's release would tell it. */
   releaseElsewhere(holder: string): void {
     this.held.delete(holder);
+    this.freedAt = Date.now();
     const first = this.line.shift();
     if (first === undefined) return;
     this.hold(first);
     this.listener?.granted('hook', first);
+  }
+
+  /** Another worker frees a slot and its own job in line, ahead of this worker's, gets it. */
+  releaseToOtherWorker(): void {
+    this.freedAt = Date.now();
+  }
+
+  async freedAgo(_webhookId: string, withinMs: number): Promise<number | undefined> {
+    const ago = this.freedAt === undefined ? Infinity : Date.now() - this.freedAt;
+    return ago <= withinMs ? ago : undefined;
   }
 
   async renew(): Promise<boolean> {
@@ -91,6 +104,7 @@ class MemoryLeases {
   async release(_webhookId: string, holder: string, _outcome: SlotOutcome, _intervalMs: number, next?: string): Promise<ReleaseAnswer> {
     this.releases += 1;
     this.held.delete(holder);
+    this.freedAt = Date.now();
     const first = this.grants ? this.line.shift() : undefined;
     if (first !== undefined) {
       this.hold(first);
@@ -160,6 +174,28 @@ describe('WorkerSlots', () => {
     slots.close();
     expect('parked' in (await answerOf(inLine[2]))).toBe(true);
     expect(leases.line).toEqual([]);
+  });
+
+  it("keeps the jobs in line over the organization's share while another worker frees the webhook's slots (to its own jobs in line ahead), and parks them once none is freed for WEBHOOK_STALL_MS", async () => {
+    const leases = new MemoryLeases(false);
+    const slots = workerSlots(leases);
+    await slots.onModuleInit();
+    const answers = Array.from({ length: 12 }, (_, i) => slots.take('hook', 'org', `job-${i}`, null));
+    await eventually(() => expect(leases.line).toHaveLength(12));
+    // The other worker holds every slot and frees one every 200 ms: no attempt ends here, yet the webhook is not stalled.
+    const busyUntil = Date.now() + 2 * STALL_MS;
+    while (Date.now() < busyUntil) {
+      leases.releaseToOtherWorker();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect([leases.parked, leases.line.length]).toEqual([[], 12]);
+    // Its attempts stop ending: the ones over the share leave the line and are parked.
+    const stopped = Date.now();
+    const parked = await Promise.all(answers.slice(SHARE));
+    expect(parked.every((answer) => 'parked' in answer)).toBe(true);
+    expect(Date.now() - stopped).toBeGreaterThanOrEqual(STALL_MS - 250);
+    slots.close();
+    await Promise.all(answers.slice(0, SHARE));
   });
 
   it('counts the jobs it sends on their way with the ones that come after them, though it forgot the webhook meanwhile', async () => {

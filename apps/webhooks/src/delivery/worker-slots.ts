@@ -44,6 +44,8 @@ const AVERAGES_KEPT = 10_000;
  */
 export interface HeldSlot {
   release(outcome: SlotOutcome, attempts?: number): Promise<void>;
+  /** One of the attempts a carrying job makes on the slot ended, the slot still held: the webhook's attempts keep ending. */
+  attempted(): void;
 }
 
 /**
@@ -80,6 +82,7 @@ interface Waiter {
 }
 
 interface WebhookSlots {
+  webhookId: string;
   /** Attempts of this worker holding a slot (a slot handed over counts from the moment it is). */
   inFlight: number;
   /** Jobs asking Redis for a slot right now. */
@@ -106,6 +109,8 @@ interface WebhookSlots {
   lastEnded: number;
   /** Watches for a stall while jobs wait beyond the room. */
   stallTimer?: NodeJS.Timeout;
+  /** Set while the watch asks Redis whether another worker freed a slot of the webhook lately. */
+  stallAsking?: boolean;
   /** Jobs the last stall sent away to be parked, and when: woken again once an attempt here ends. */
   stalledAway: number;
   stalledAt: number;
@@ -192,7 +197,7 @@ export class WorkerSlots implements OnModuleInit {
       this.count(organizationId, -1);
       this.fly(organizationId, -1);
     };
-    return { slot: { release: (outcome, attempts) => (released ??= taken.release(outcome, attempts).finally(done)) } };
+    return { slot: { release: (outcome, attempts) => (released ??= taken.release(outcome, attempts).finally(done)), attempted: () => taken.attempted() } };
   }
 
   /**
@@ -288,7 +293,7 @@ export class WorkerSlots implements OnModuleInit {
         const askedAt = performance.now();
         const answer = await this.leases.acquire(webhookId, holder, 0, 'want').catch(() => undefined);
         if (slots.inLine.get(holder) !== entry) return;
-        if (answer?.granted) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: askedAt });
+        if (answer?.granted) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: askedAt }, true);
         else entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
       };
       entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
@@ -299,13 +304,18 @@ export class WorkerSlots implements OnModuleInit {
   private grant(webhookId: string, holder: string): void {
     const slots = this.webhooks.get(webhookId);
     const entry = slots?.inLine.get(holder);
-    if (slots && entry) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: performance.now(), granted: true });
+    if (slots && entry) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: performance.now(), granted: true }, true);
   }
 
-  /** Takes the job out of the line here and sends it on: with a slot (in flight from now), or without one to take one the usual way. */
-  private leaveLine(slots: WebhookSlots, holder: string, entry: InLine, lease?: Lease): void {
+  /**
+   * Takes the job out of the line here and sends it on: with a slot (in flight from now), or without one to take one the usual way.
+   * A slot `freed` for it means an attempt of the webhook ended in some worker: for the stall watch, its attempts keep ending, though
+   * the other workers may hold every one of its slots and this worker none.
+   */
+  private leaveLine(slots: WebhookSlots, holder: string, entry: InLine, lease?: Lease, freed = false): void {
     slots.inLine.delete(holder);
     clearTimeout(entry.askTimer);
+    if (freed) slots.lastEnded = performance.now();
     if (lease) slots.inFlight += 1;
     entry.resume(lease);
   }
@@ -373,16 +383,25 @@ export class WorkerSlots implements OnModuleInit {
    * the worker's slots to others. One timer per webhook, whatever the number waiting.
    */
   private watchForStall(slots: WebhookSlots): void {
-    if (slots.stallTimer) return;
-    const check = () => {
+    if (slots.stallTimer || slots.stallAsking) return;
+    const check = async () => {
       slots.stallTimer = undefined;
-      const inLine = [...slots.inLine].filter(([, entry]) => entry.limited);
-      if (!slots.waiting.some((waiter) => waiter.limited) && inLine.length === 0) return;
+      if (!this.limitedWaiting(slots)) return;
+      if (performance.now() - slots.lastEnded >= this.stallMs && slots.inLine.size > 0) {
+        // Jobs in line get the slots every worker frees: attempts of the webhook that end in another worker (which
+        // may hold all of its slots, one carrying job for up to a second each) are no stall.
+        slots.stallAsking = true;
+        const freedAgo = await this.leases.freedAgo(slots.webhookId, this.stallMs).catch(() => undefined);
+        slots.stallAsking = false;
+        if (freedAgo !== undefined) slots.lastEnded = Math.max(slots.lastEnded, performance.now() - freedAgo);
+        if (!this.limitedWaiting(slots)) return;
+      }
       const quietMs = performance.now() - slots.lastEnded;
       if (quietMs < this.stallMs) {
-        slots.stallTimer = setTimeout(check, this.stallMs - quietMs);
+        slots.stallTimer = setTimeout(() => void check(), this.stallMs - quietMs);
         return;
       }
+      const inLine = [...slots.inLine].filter(([, entry]) => entry.limited);
       const stalled = slots.waiting.filter((waiter) => waiter.limited);
       slots.waiting = slots.waiting.filter((waiter) => !waiter.limited);
       slots.stalledAway += stalled.length + inLine.length;
@@ -391,7 +410,12 @@ export class WorkerSlots implements OnModuleInit {
       // They leave the line as they are parked (or take the slot granted them meanwhile).
       for (const [holder, entry] of inLine) this.leaveLine(slots, holder, entry);
     };
-    slots.stallTimer = setTimeout(check, Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
+    slots.stallTimer = setTimeout(() => void check(), Math.max(1, this.stallMs - (performance.now() - slots.lastEnded)));
+  }
+
+  /** Whether jobs beyond the webhook's room wait here or in line: the ones a stall sends away. */
+  private limitedWaiting(slots: WebhookSlots): boolean {
+    return slots.waiting.some((waiter) => waiter.limited) || [...slots.inLine.values()].some((entry) => entry.limited);
   }
 
   /**
@@ -444,6 +468,8 @@ export class WorkerSlots implements OnModuleInit {
         }, GRANT_MS / 2)
       : undefined;
     return {
+      // A job carrying deliveries holds its slot up to CARRY_BUDGET_MS: its attempts ending one by one show the webhook is not stalled.
+      attempted: () => void (slots.lastEnded = performance.now()),
       release: (outcome, attempts = 1) => {
         if (released) return released;
         clearTimeout(renewal);
@@ -565,6 +591,7 @@ export class WorkerSlots implements OnModuleInit {
     let slots = this.webhooks.get(webhookId);
     if (!slots) {
       slots = {
+        webhookId,
         inFlight: 0,
         asking: 0,
         releasing: 0,
