@@ -2,8 +2,9 @@
  * What one message hop between two processes costs on this machine, before any code of ours runs: a
  * 200-byte ping-pong between this process and an echo child over loopback TCP, one message in flight.
  * Prints round trips/s and the CPU each side spends per round trip (this process by
- * `process.cpuUsage`, the echo by its own report).
- * Usage: node dist/bench/hops/loopback-hop.js [roundTrips=20000]; prints JSON.
+ * `process.cpuUsage`, the echo by its own report). With a rate, one round trip starts every 1/rate s
+ * instead of at once after the last: what a hop costs at a trickle, where each message wakes both sides.
+ * Usage: node dist/bench/hops/loopback-hop.js [roundTrips=20000] [ratePerSecond]; prints JSON.
  */
 import { fork } from 'node:child_process';
 import { AddressInfo, createServer, connect, Socket } from 'node:net';
@@ -26,6 +27,7 @@ function echo(): void {
 
 async function main(): Promise<void> {
   const roundTrips = Number(process.argv[2] ?? 20_000);
+  const rate = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
   const child = fork(__filename, ['echo']);
   const next = () => new Promise<{ port?: number; cpu?: number }>((resolve) => child.once('message', resolve));
   const { port } = await next();
@@ -38,13 +40,24 @@ async function main(): Promise<void> {
   const before = process.cpuUsage();
   const started = performance.now();
   let answered = 0;
+  let sent = 0;
   await new Promise<void>((resolve) => {
-    socket.on('data', () => {
-      answered += 1;
-      if (answered >= roundTrips) resolve();
-      else socket.write(MESSAGE);
+    const send = () => {
+      sent += 1;
+      socket.write(MESSAGE);
+    };
+    const pacer = rate ? setInterval(() => sent < roundTrips && send(), 1000 / rate) : undefined;
+    // Paced, two echoes may arrive in one read: the bytes tell how many came back.
+    let bytes = 0;
+    socket.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      answered = Math.floor(bytes / MESSAGE.length);
+      if (answered >= roundTrips) {
+        clearInterval(pacer);
+        resolve();
+      } else if (!pacer) send();
     });
-    socket.write(MESSAGE);
+    send();
   });
   const seconds = (performance.now() - started) / 1000;
   const clientMicros = cpuMicros(process.cpuUsage(before));
@@ -56,6 +69,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       roundTrips,
+      ...(rate ? { paced: rate } : {}),
       perSecond: Math.round(roundTrips / seconds),
       cpuMicrosPerRoundTrip: { client: perTrip(clientMicros), echo: perTrip(echoMicros) },
     }),
