@@ -11,7 +11,7 @@ import { sleep } from './webhook-fixtures';
 
 const CAP = 2;
 
-type Taken = { slot: { release: (outcome: 'success' | 'timeout' | 'other') => Promise<void> } };
+type Taken = Extract<SlotAnswer, { slot: unknown }>;
 const isSlot = (answer: SlotAnswer): answer is Taken => 'slot' in answer;
 
 /** A worker's slots on the real leases in Redis, as the worker process builds them (no queue: nothing here is parked). */
