@@ -7,7 +7,7 @@ export const metricsRegistry = new Registry();
  * process 100 times a second even when idle (about 5 ms of CPU a second each, and a wake-up that costs
  * most on a busy or virtualized machine); 100 ms still gives 600 samples a minute for the percentiles.
  */
-export const EVENT_LOOP_SAMPLE_MS = 100;
+const EVENT_LOOP_SAMPLE_MS = 100;
 collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
 
 export function counter(name: string, help: string, labelNames: string[] = []): Counter<string> {
