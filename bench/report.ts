@@ -40,9 +40,9 @@ const RECEIPT_P99_MS = 150;
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 const sum = (per: Record<string, number>) => Object.values(per).reduce((total, ms) => total + ms, 0);
 
-function cpuLine(per: Record<string, number>, unit = 'ms'): string {
+function cpuLine(per: Record<string, number>, unit = ' ms'): string {
   const total = Object.values(per).reduce((sum, ms) => sum + ms, 0);
-  return `${Object.entries(per).map(([name, ms]) => `${name} ${ms}`).join(', ')} (total ${Math.round(total * 1000) / 1000}${unit === 'ms' ? ' ms' : ''})`;
+  return `${Object.entries(per).map(([name, ms]) => `${name} ${ms}`).join(', ')} (total ${Math.round(total * 1000) / 1000}${unit})`;
 }
 
 export function printSummary(report: BenchReport): void {
@@ -94,7 +94,7 @@ export function printSummary(report: BenchReport): void {
         `commit-to-receipt, 1 webhook at ${latency.rate} events/s from ${writes} (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < ${RECEIPT_P50_MS}: ${verdict(latency.p50 < RECEIPT_P50_MS)}), p99 ${latency.p99} ms (target < ${RECEIPT_P99_MS}: ${verdict(latency.p99 < RECEIPT_P99_MS)})`,
       );
       if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}`);
-      if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, 'runs')}`);
+      if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
     }
   }
   for (const list of lists) {

@@ -293,7 +293,7 @@ export class WorkerSlots implements OnModuleInit {
         const askedAt = performance.now();
         const answer = await this.leases.acquire(webhookId, holder, 0, 'want').catch(() => undefined);
         if (slots.inLine.get(holder) !== entry) return;
-        if (answer?.granted) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: askedAt }, true);
+        if (answer?.granted) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: askedAt });
         else entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
       };
       entry.askTimer = setTimeout(askAgain, IN_LINE_ASK_MS);
@@ -304,18 +304,13 @@ export class WorkerSlots implements OnModuleInit {
   private grant(webhookId: string, holder: string): void {
     const slots = this.webhooks.get(webhookId);
     const entry = slots?.inLine.get(holder);
-    if (slots && entry) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: performance.now(), granted: true }, true);
+    if (slots && entry) this.leaveLine(slots, holder, entry, { name: holder, writtenAt: performance.now(), granted: true });
   }
 
-  /**
-   * Takes the job out of the line here and sends it on: with a slot (in flight from now), or without one to take one the usual way.
-   * A slot `freed` for it means an attempt of the webhook ended in some worker: for the stall watch, its attempts keep ending, though
-   * the other workers may hold every one of its slots and this worker none.
-   */
-  private leaveLine(slots: WebhookSlots, holder: string, entry: InLine, lease?: Lease, freed = false): void {
+  /** Takes the job out of the line here and sends it on: with a slot (in flight from now), or without one to take one the usual way. */
+  private leaveLine(slots: WebhookSlots, holder: string, entry: InLine, lease?: Lease): void {
     slots.inLine.delete(holder);
     clearTimeout(entry.askTimer);
-    if (freed) slots.lastEnded = performance.now();
     if (lease) slots.inFlight += 1;
     entry.resume(lease);
   }
