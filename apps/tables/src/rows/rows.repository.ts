@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@contracts';
-import { Database, jsonTexts, Sql } from '@platform/persistence';
+import { Database, jsonTexts, recurring, Sql } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import { SqlParameters } from '../filter/sql-parameters';
 import { COLUMN_KINDS } from '../storage/column-types';
@@ -10,7 +10,7 @@ import { uniqueKeyExpression } from '../storage/rows-ddl';
 import type { UserTable } from '../tables/user-table';
 import { ROW_COUNTS_TABLE, TABLES_OUTBOX, USER_TABLES_TABLE } from '../tables-schema';
 import { ROW_COUNT_SLOTS } from '../tables/user-table.repository';
-import { columnParameter, RowRecord, rowSelectList } from './row-record';
+import { columnParameter, RowRecord, rowSelectList, writtenRecord } from './row-record';
 import type { RowOrder } from './row-sort';
 
 export interface RowPageQuery {
@@ -123,26 +123,32 @@ export class RowsRepository {
   }
 
   /**
-   * Creates single rows that arrived together (RowCreateGroups) in one statement: the rows, one slot of the
-   * row counter, and one outbox entry that carries the events (`body`: each one's JSON) of the rows written,
-   * in their order, as one message. A row whose id is already taken (a create sent again) is left out with its event; nothing is
-   * written unless the table still has the version the values were checked against. Answers the rows
-   * written, by id.
+   * Creates single rows that arrived together (RowCreateGroups), or a batch, in one statement: the rows, one
+   * slot of the row counter, and one outbox entry that carries the events (`body`: each one's JSON) of the
+   * rows written, in their order, as one message. A row whose id is already taken (a create sent again) is
+   * left out with its event; nothing is written unless the table still has the version the values were
+   * checked against. Answers the rows written, by id, as a read would (writtenRecord): the statement reads
+   * back only their ids and stamps. Its text is the same for every write of the table's fields, so each
+   * connection plans it once (a RecurringStatement).
    */
   async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<Map<string, RowRecord>> {
     const params = new SqlParameters();
     const input = unnestedRows(params, table, rows);
-    const events = `unnest(${params.add(rows.map((row) => row.event.id))}::uuid[], ${params.add(rows.map((row) => row.id))}::uuid[]) WITH ORDINALITY AS k(id, row_id, ord)
-      JOIN json_array_elements(${params.add(jsonTexts(rows.map((row) => row.body)))}::json) WITH ORDINALITY AS b(body, ord) USING (ord)`;
+    const events = {
+      ids: params.add(rows.map((row) => row.event.id)),
+      rowIds: params.add(rows.map((row) => row.id)),
+      bodies: params.add(jsonTexts(rows.map((row) => row.body))),
+    };
     const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
-        ON CONFLICT (id) DO NOTHING RETURNING ${rowSelectList(table.fields)}),
+        ON CONFLICT (id) DO NOTHING RETURNING id, created_at),
       counted AS (${countInserted(params, table)}),
-      published AS (${TABLES_OUTBOX.insertMessageStatement(rows[0].event, `(SELECT k.id, b.body, ord FROM ${events} WHERE k.row_id IN (SELECT id FROM inserted)) AS written`, (value) => params.add(value))})
+      published AS (${TABLES_OUTBOX.insertWrittenStatement(rows[0].event, events, 'inserted', (value) => params.add(value))})
       SELECT * FROM inserted`;
-    const { rows: records } = await this.db.query<RowRecord>(sql, params.values);
-    if (records.length > 0) TABLES_OUTBOX.written(this.db);
-    return new Map(records.map((record) => [record.id, record]));
+    const { rows: stamps } = await this.db.query<{ id: string; created_at: Date }>(recurring(sql), params.values);
+    if (stamps.length > 0) TABLES_OUTBOX.written(this.db);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return new Map(stamps.map(({ id, created_at }) => [id, writtenRecord(table.fields, id, (byId.get(id) as (typeof rows)[number]).values, created_at)]));
   }
 
   /** Locks the rows in id order (so two batches over the same rows cannot deadlock); answers those that exist. */

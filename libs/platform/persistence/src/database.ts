@@ -1,5 +1,6 @@
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { beginCommitHooks, endCommitHooks } from './commit-hooks';
+import { isRecurring, RecurringStatement, runRecurring } from './recurring-statements';
 import { ScopedPool } from './scoped-pool';
 
 /**
@@ -59,7 +60,9 @@ export class Database implements Sql {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  query<R extends QueryResultRow = Record<string, unknown>>(text: string | PreparedStatement, values?: unknown[]): Promise<QueryResult<R>> {
+  /** A RecurringStatement runs prepared on its connection (see there); inside a transaction, run it as text. */
+  query<R extends QueryResultRow = Record<string, unknown>>(text: string | PreparedStatement | RecurringStatement, values?: unknown[]): Promise<QueryResult<R>> {
+    if (isRecurring(text)) return this.withConnection((client) => runRecurring<R>(client, text.recurring, values));
     return this.withConnection((client) => client.query<R>(text, values));
   }
 

@@ -6,6 +6,7 @@ export * from './organization-shares';
 export * from './outbox';
 export * from './pg-errors';
 export * from './query-scope';
+export * from './recurring-statements';
 export * from './scoped-pool';
 export * from './copy-streams';
 export * from './json-texts';

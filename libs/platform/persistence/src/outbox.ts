@@ -137,14 +137,24 @@ export class Outbox {
   }
 
   /**
-   * The INSERT that writes, as one entry and so one message, the events that `source` yields (a FROM item
-   * with columns `id`, `body` json and `ord`), as a JSON array in `ord` order, named after the first; nothing
-   * when it yields none. Every event has the subject of `sample`: one organization, one kind.
+   * The INSERT that writes, as one entry and so one message, the events of the rows a statement wrote.
+   * `events` are the placeholders of their ids, their rows' ids and their bodies as one JSON array text, in
+   * order; `written` names the CTE of the rows written (their `id`). When every row was written the entry
+   * is that array as sent (Postgres parses none of it); otherwise the events of the rows written, in their
+   * order, named after the first; nothing when none was. Every event has the subject of `sample`: one
+   * organization, one kind.
    */
-  insertMessageStatement(sample: DomainEvent, source: string, bind: Bind): string {
+  insertWrittenStatement(sample: DomainEvent, events: { ids: string; rowIds: string; bodies: string }, written: string, bind: Bind): string {
+    const subject = bind(eventSubject(sample.organization_id, sample.event));
+    const count = `(SELECT count(*) FROM ${written})`;
+    const all = `cardinality(${events.rowIds}::uuid[])`;
+    const some = `SELECT (array_agg(k.id ORDER BY ord))[1] AS id, json_agg(b.body ORDER BY ord)::text AS payload
+      FROM unnest(${events.ids}::uuid[], ${events.rowIds}::uuid[]) WITH ORDINALITY AS k(id, row_id, ord)
+      JOIN json_array_elements(${events.bodies}::json) WITH ORDINALITY AS b(body, ord) USING (ord)
+      WHERE k.row_id IN (SELECT id FROM ${written}) HAVING count(*) > 0`;
     return `INSERT INTO ${this.table} (id, subject, payload)
-      SELECT (array_agg(id ORDER BY ord))[1], ${bind(eventSubject(sample.organization_id, sample.event))}, json_agg(body ORDER BY ord)::text FROM ${source}
-      HAVING count(*) > 0`;
+      SELECT (${events.ids}::uuid[])[1], ${subject}, ${events.bodies}::text WHERE ${count} = ${all}
+      UNION ALL SELECT s.id, ${subject}, s.payload FROM (${some}) AS s WHERE ${count} < ${all}`;
   }
 
   /**
