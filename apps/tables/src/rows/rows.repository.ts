@@ -58,7 +58,8 @@ export class RowsRepository {
       counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertStatement([event], (value) => params.add(value), 'inserted')})
       SELECT * FROM inserted`;
-    const { rows } = await db.query<RowRecord>(sql, params.values);
+    // Outside a transaction the text, the same for every create that sets these fields, is planned once per connection.
+    const { rows } = await (db === this.db ? this.db.query<RowRecord>(recurring(sql), params.values) : db.query<RowRecord>(sql, params.values));
     if (rows[0]) TABLES_OUTBOX.written(db);
     return rows[0];
   }
