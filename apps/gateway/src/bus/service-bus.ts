@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { OrgContext, ServiceRequest, ServiceResult } from '@contracts';
+import type { OrgContext, ServiceRequest } from '@contracts';
 import { AppError } from '@platform/errors';
-import { requestService } from '@platform/messaging';
+import { requestServiceJson } from '@platform/messaging';
 import { histogram, NATS_CONNECTION } from '@platform/service';
 import { ErrorCode as NatsErrorCode, NatsConnection, NatsError } from 'nats';
 import { GatewayConfig } from '../gateway.config';
@@ -33,8 +33,8 @@ export interface Caller {
 }
 
 /**
- * Request-reply to the services' handlers over NATS (`requestService`), with a deadline. Replies become
- * results or AppErrors; a service that does not answer, an INTERNAL_ERROR.
+ * Request-reply to the services' handlers over NATS (`requestServiceJson`), with a deadline. Replies become
+ * results, as the JSON text the service wrote, or AppErrors; a service that does not answer, an INTERNAL_ERROR.
  */
 @Injectable()
 export class ServiceBus implements OnModuleInit {
@@ -69,19 +69,19 @@ export class ServiceBus implements OnModuleInit {
    * first answer of any send is the call's: a send lost with a host (its message on a NATS node that died,
    * or taken by a service that died) then costs that delay instead of the whole deadline and a 500.
    */
-  async send<T = unknown>(
+  async send(
     pattern: string,
     caller: Caller,
     params: object = {},
     { timeoutMs, resendable = false }: { timeoutMs?: number; resendable?: boolean } = {},
-  ): Promise<ServiceResult<T>> {
+  ): Promise<string> {
     const timeout = timeoutMs ?? this.config.NATS_REQUEST_TIMEOUT_MS;
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
       const deadline = Date.now() + timeout;
       const call = { org: caller.org, requestId: caller.requestId, callId: randomUUID(), params };
-      const sendOnce = () => this.sendOnce<T>(pattern, call, deadline);
+      const sendOnce = () => this.sendOnce(pattern, call, deadline);
       const resendAfter = this.config.NATS_RESEND_AFTER_MS;
       return resendable && resendAfter > 0 ? await firstAnswer(sendOnce, resendAfter, deadline) : await sendOnce();
     } catch (error) {
@@ -96,12 +96,12 @@ export class ServiceBus implements OnModuleInit {
     }
   }
 
-  private async sendOnce<T>(pattern: string, call: Omit<ServiceRequest<object>, 'timeoutMs'>, deadline: number): Promise<ServiceResult<T>> {
+  private async sendOnce(pattern: string, call: Omit<ServiceRequest<object>, 'timeoutMs'>, deadline: number): Promise<string> {
     const graceEnds = Date.now() + Math.min(deadline - Date.now(), RECONNECT_GRACE_MS);
     for (;;) {
       if (!this.connected) await this.awaitReconnect(graceEnds - Date.now());
       try {
-        return await requestService<T>(this.nc, pattern, { ...call, timeoutMs: deadline - Date.now() });
+        return await requestServiceJson(this.nc, pattern, { ...call, timeoutMs: deadline - Date.now() });
       } catch (error) {
         if (!isNoResponders(error) || Date.now() + NO_RESPONDERS_RETRY_MS >= graceEnds) throw error;
         await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS));

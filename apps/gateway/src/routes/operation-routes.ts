@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ContractClass, grants, isResendable, isUuid, Operation, pathParamKey, pathParamNames } from '@contracts';
+import { ContractClass, grants, isResendable, isUuid, Operation, pathParamKey, pathParamNames, ServiceResult } from '@contracts';
 import { AppError, ErrorCode, validateInput } from '@platform/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceBus } from '../bus/service-bus';
@@ -15,6 +15,13 @@ export function successStatus({ status, method }: Pick<Operation, 'status' | 'me
 /** The route's URL for Fastify: `tables/:table_id/rows` below `/v1`. */
 export function routeUrl(path: string): string {
   return `/v1/${path.replace(/^\/+/, '')}`.replace(/\/$/, '');
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The success envelope around a service's result, from the result's JSON text as the service wrote it: `{"success":true,"data":...}`. */
+export function successBody(resultJson: string): string {
+  return resultJson === '{}' ? '{"success":true}' : `{"success":true,${resultJson.slice(1)}`;
 }
 
 /**
@@ -48,7 +55,8 @@ function checkedInput(operation: Operation, ids: readonly string[], request: Fas
 
 /**
  * One declared operation as a Fastify route: its input checked once, here at the edge, then sent to the
- * subject of the service that owns it; the answer in the success envelope (or bare, where declared).
+ * subject of the service that owns it; the answer in the success envelope (or bare, where declared), around
+ * the result's JSON as the service wrote it.
  * Authentication, the rate limit and Idempotency-Key ran before, as hooks of every request.
  */
 function operationRoute(bus: ServiceBus, operation: Operation) {
@@ -62,7 +70,8 @@ function operationRoute(bus: ServiceBus, operation: Operation) {
       const caller = { org: request.auth!.org, requestId: String(request.id) };
       const result = await bus.send(subject, caller, input, options);
       reply.code(inputStatus?.when(input as never) ? inputStatus.status : status);
-      return reply.send(bare ? result.data : { success: true, ...result });
+      reply.type(JSON_TYPE);
+      return reply.send(bare ? JSON.stringify((JSON.parse(result) as ServiceResult).data) : successBody(result));
     } catch (error) {
       return replyWithFailure(request, reply, error, logger);
     }

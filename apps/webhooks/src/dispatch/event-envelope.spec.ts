@@ -1,4 +1,6 @@
-import { parseEvents } from './event-envelope';
+import { parseMessage } from './event-envelope';
+
+const parseEvents = (bytes: Uint8Array) => parseMessage(bytes).events;
 
 const event = {
   id: '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b',
@@ -35,5 +37,25 @@ describe('parseEvents', () => {
     const parsed = parseEvents(bytes([event, { ...event, id: 'abc' }, second]));
     expect(parsed.map((item) => item.event)).toEqual([event, second]);
     expect(parsed.map((item) => item.body)).toEqual([JSON.stringify(event), JSON.stringify(second)]);
+  });
+
+  it('keeps the bodies as written when the message is exactly its events in the contract’s form, as an outbox writes them', () => {
+    const second = { ...event, id: '4f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b', data: { note: 'caf\u00e9 "quoted"' } };
+    const written = `[${JSON.stringify(event)}, ${JSON.stringify(second)}]`;
+    const message = parseMessage(bytes(written));
+    expect(message.bodies).toBe(written);
+    expect(JSON.parse(message.bodies!).map((item: unknown) => JSON.stringify(item))).toEqual(message.events.map((item) => item.body));
+    expect(parseMessage(bytes(event)).bodies).toBe(`[${JSON.stringify(event)}]`);
+  });
+
+  it.each([
+    ['another order of the fields', { organization_id: event.organization_id, ...event }],
+    ['a field more', { ...event, extra: 1 }],
+    ['no data', { ...event, data: null }],
+    ['an item that is not an event', [event, 5]],
+  ])('rewrites the bodies of a message with %s', (_what, value) => {
+    const message = parseMessage(bytes(value));
+    expect(message.bodies).toBeUndefined();
+    expect(message.events.map((item) => JSON.parse(item.body))).toEqual(message.events.map((item) => item.event));
   });
 });

@@ -1,20 +1,44 @@
 import { DomainEvent, isUuid } from '@contracts';
 
-/** An event as the stream carried it, with the exact body receivers get. */
+/** An event as the stream carried it, with the exact body receivers get (made when first asked for). */
 export interface ParsedEvent {
   event: DomainEvent;
-  body: string;
+  readonly body: string;
+}
+
+/** What one message of the stream carries. */
+export interface ParsedMessage {
+  events: ParsedEvent[];
+  /**
+   * The events' bodies as one JSON array text, when the message is exactly their JSON (every item an event
+   * with the contract's fields in their order, as every outbox writes them): the bodies as written, which
+   * the store keeps without writing each one again.
+   */
+  bodies?: string;
+}
+
+const CONTRACT_FIELDS = ['id', 'event', 'timestamp', 'organization_id', 'data'];
+
+function parsedEvent(event: DomainEvent): ParsedEvent {
+  let body: string | undefined;
+  return {
+    event,
+    get body() {
+      return (body ??= JSON.stringify(event));
+    },
+  };
 }
 
 /** The contract's fields of one event, in their order; undefined for a value that is not an event. */
-function readEvent(value: unknown): ParsedEvent | undefined {
+function readEvent(value: unknown): { parsed: ParsedEvent; asWritten: boolean } | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const { id, event, timestamp, organization_id, data } = value as Record<string, unknown>;
   if (!isUuid(id)) return undefined;
   if (!isUuid(organization_id)) return undefined;
   if (typeof event !== 'string' || typeof timestamp !== 'string') return undefined;
-  const payload: DomainEvent = { id, event, timestamp, organization_id, data: data ?? {} };
-  return { event: payload, body: JSON.stringify(payload) };
+  const keys = Object.keys(value);
+  const asWritten = data !== undefined && data !== null && keys.length === CONTRACT_FIELDS.length && keys.every((key, i) => key === CONTRACT_FIELDS[i]);
+  return { parsed: parsedEvent({ id, event, timestamp, organization_id, data: data ?? {} }), asWritten };
 }
 
 /**
@@ -22,18 +46,25 @@ function readEvent(value: unknown): ParsedEvent | undefined {
  * written together (one outbox entry, one message), in their order. A message or an item that is not an
  * event is left out: it can never become one, so it is dropped rather than retried.
  */
-export function parseEvents(bytes: Uint8Array): ParsedEvent[] {
+export function parseMessage(bytes: Uint8Array): ParsedMessage {
+  const text = Buffer.from(bytes).toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(bytes).toString('utf8'));
+    value = JSON.parse(text);
   } catch {
-    return [];
+    return { events: [] };
   }
-  const items = Array.isArray(value) ? value : [value];
+  const single = !Array.isArray(value);
+  const items = single ? [value] : (value as unknown[]);
   const events: ParsedEvent[] = [];
+  let asWritten = items.length > 0;
   for (const item of items) {
-    const parsed = readEvent(item);
-    if (parsed) events.push(parsed);
+    const read = readEvent(item);
+    if (read) events.push(read.parsed);
+    asWritten &&= read?.asWritten === true;
   }
-  return events;
+  if (!asWritten) return { events };
+  const [open, close] = single ? ['{', '}'] : ['[', ']'];
+  if (!text.startsWith(open) || !text.endsWith(close)) return { events };
+  return { events, bodies: single ? `[${text}]` : text };
 }

@@ -8,7 +8,7 @@ import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
 import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
 import { tableIdOf } from '../event-store/event-tables';
-import { ParsedEvent, parseEvents } from './event-envelope';
+import { ParsedEvent, parseMessage } from './event-envelope';
 import { fanOutJobs } from './fan-out-jobs';
 import { AimRechecks } from '../webhooks/aim-rechecks';
 import { ActiveSubscriptions } from './active-subscriptions';
@@ -163,13 +163,17 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     const events: Array<{ message: JsMsg; parsed: ParsedEvent }> = [];
     // A message carries one event, or the events of creates written together: it is acked once for all.
     const messages: JsMsg[] = [];
+    // The bodies of the batch's events as written, while every message has them.
+    let bodies: string[] | undefined = [];
     for (const message of batch) {
       const bytes = LargePayloads.isClaimCheck(message) ? await this.openLarge(message) : message.data;
       if (!bytes) continue;
-      const parsed = parseEvents(bytes);
-      if (parsed.length > 0) {
+      const parsed = parseMessage(bytes);
+      if (parsed.events.length > 0) {
         messages.push(message);
-        for (const one of parsed) events.push({ message, parsed: one });
+        for (const one of parsed.events) events.push({ message, parsed: one });
+        if (parsed.bodies === undefined) bodies = undefined;
+        else bodies?.push(parsed.bodies.slice(1, -1));
       } else {
         eventsConsumed.inc({ outcome: 'malformed' });
         this.logger.warn({ subject: message.subject, seq: message.seq }, 'dropped a message that is not an event');
@@ -183,8 +187,9 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const stored = new Map<string, StoredEvent>();
       const dataOf = new Map<string, unknown>();
       for (const { parsed } of events) {
-        const { event, body } = parsed;
-        stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), body });
+        const { event } = parsed;
+        // The body is written only if a job or the store asks for it.
+        stored.set(event.id, { id: event.id, organizationId: event.organization_id, eventType: event.event, tableId: tableIdOf(event), get body() { return parsed.body; } });
         dataOf.set(event.id, event.data);
       }
       // Each event once (stored is keyed by its id), each of its webhooks once (the index answers them distinct).
@@ -199,7 +204,9 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       }
       const matchingUsed = process.cpuUsage(matchingStarted);
       matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
-      const series = await this.store.storeFanOut([...stored.values()], pairs);
+      // As written when every event is there once; an event handed over twice in one batch is stored from its own body.
+      const asWritten = bodies && stored.size === events.length ? `[${bodies.join(',')}]` : undefined;
+      const series = await this.store.storeFanOut([...stored.values()], pairs, asWritten);
       const { jobs, again } = fanOutJobs(series, stored, this.config.WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK);
       jobsEnqueued.inc(await this.deliveryQueue.add(jobs, again));
       eventsConsumed.inc({ outcome: 'fanned_out' }, events.length);

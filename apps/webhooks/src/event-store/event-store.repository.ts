@@ -108,13 +108,16 @@ export class EventStoreRepository {
    * (atomic, one round trip, no transaction to open and commit); answers every series of these pairs, new
    * or already there, with whether it is finished.
    */
-  async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
-    return this.storeFanOutIn(this.db, events, pairs);
+  async storeFanOut(events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>, bodies?: string): Promise<FanOutSeries[]> {
+    return this.storeFanOutIn(this.db, events, pairs, bodies);
   }
 
-  /** The same within a transaction of the caller's, which commits the change the events are about with them. */
-  async storeFanOutIn(db: Sql, events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>): Promise<FanOutSeries[]> {
-    const stored = [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), jsonTexts(events.map((e) => e.body))];
+  /**
+   * The same within a transaction of the caller's, which commits the change the events are about with them.
+   * `bodies`: the events' bodies as one JSON array text in their order, when the caller holds them as written.
+   */
+  async storeFanOutIn(db: Sql, events: StoredEvent[], pairs: Array<{ eventId: string; webhookId: string }>, bodies?: string): Promise<FanOutSeries[]> {
+    const stored = [events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.eventType), events.map((e) => e.tableId), bodies ?? jsonTexts(events.map((e) => e.body))];
     if (pairs.length === 0) {
       await db.query(STORE_EVENTS, stored);
       return [];

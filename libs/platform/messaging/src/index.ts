@@ -3,6 +3,7 @@ export * from './events-stream';
 export * from './outbox-relay';
 export * from './outbox-wake';
 export * from './service-request';
+export * from './reply-packet';
 export * from './operation-handler';
 export * from './operation-server';
 export * from './large-payloads';

@@ -8,9 +8,10 @@ import { replyInternalError } from './failure-reply';
 import type { LargePayloads } from './large-payloads';
 import type { BoundHandler } from './operation-handler';
 import { requestPayloads } from './payload-buckets';
-import type { ReplyPacket, RequestPacket } from './service-request';
+import { replyPacketText } from './reply-packet';
+import type { RequestPacket } from './service-request';
 
-const codec = JSONCodec<RequestPacket | ReplyPacket>();
+const codec = JSONCodec<RequestPacket>();
 
 /** What an OperationServer needs: its NATS connection (made when Nest starts it), queue group and handlers. */
 export interface OperationServerOptions {
@@ -103,7 +104,7 @@ export class OperationServer extends Server implements CustomTransportStrategy {
     }
     if (!message.reply) return;
     try {
-      const { data, headers } = await this.payloads!.seal(codec.encode({ id: packet?.id, response, isDisposed: true }));
+      const { data, headers } = await this.payloads!.seal(Buffer.from(replyPacketText(packet?.id, response)));
       message.respond(data, { headers });
     } catch (error) {
       this.logger.error({ err: error, pattern: handler.subject, requestId: packet?.data?.requestId }, 'could not send a reply');

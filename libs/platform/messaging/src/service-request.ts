@@ -1,43 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import type { Operation, OperationData, OperationInput, ServiceMessage, ServiceReply, ServiceRequest, ServiceResult } from '@contracts';
-import { AppError, isErrorBody } from '@platform/errors';
+import type { Operation, OperationData, OperationInput, ServiceMessage, ServiceRequest, ServiceResult } from '@contracts';
 import { JSONCodec, NatsConnection } from 'nats';
 import type { ServiceCaller } from './operation-handler';
 import { requestPayloads } from './payload-buckets';
+import { resultJsonOf } from './reply-packet';
 
-/** The packets of a request and its reply on NATS (the shape of Nest's NATS transport, which a Nest client also speaks). */
+/** The packet of a request on NATS (the shape of Nest's NATS transport, which a Nest client also speaks; replies: replyPacketText). */
 export interface RequestPacket {
   pattern: string;
   data: ServiceRequest<object>;
   id: string;
 }
-export interface ReplyPacket {
-  id?: string;
-  response?: ServiceReply;
-  err?: unknown;
-  isDisposed?: boolean;
-}
 
-const codec = JSONCodec<RequestPacket | ReplyPacket>();
+const codec = JSONCodec<RequestPacket>();
 
 /**
  * One request to a service's declared operation or message, as a RequestPacket through the
  * connection's shared reply subscription (no fresh inbox per request). A request or reply too large for one
- * NATS message travels as a claim check (LargePayloads). Answers the result; an error reply becomes its
- * AppError. Transport failures (timeout, no responders) and malformed replies are thrown as they are, for
- * the caller to log and map.
+ * NATS message travels as a claim check (LargePayloads). Answers the result as the JSON text the service
+ * wrote (resultJsonOf); an error reply becomes its AppError. Transport failures (timeout, no responders) and
+ * malformed replies are thrown as they are, for the caller to log and map.
  */
-export async function requestService<T = unknown>(nc: NatsConnection, pattern: string, request: ServiceRequest<object>): Promise<ServiceResult<T>> {
+export async function requestServiceJson(nc: NatsConnection, pattern: string, request: ServiceRequest<object>): Promise<string> {
   const payloads = requestPayloads(nc);
   const { data, headers } = await payloads.seal(codec.encode({ pattern, data: request, id: randomUUID() }));
   const message = await nc.request(pattern, data, { timeout: request.timeoutMs, headers });
-  const reply = (codec.decode(await payloads.open(message)) as ReplyPacket).response;
-  if (reply?.ok === true) {
-    const { ok: _ok, ...result } = reply;
-    return result as ServiceResult<T>;
-  }
-  if (reply?.ok === false && isErrorBody(reply.error)) throw AppError.fromBody(reply.error);
-  throw new Error(`malformed reply to ${pattern}`);
+  return resultJsonOf(Buffer.from(await payloads.open(message)).toString('utf8'), pattern);
+}
+
+/** The same request, its result parsed. */
+export async function requestService<T = unknown>(nc: NatsConnection, pattern: string, request: ServiceRequest<object>): Promise<ServiceResult<T>> {
+  return JSON.parse(await requestServiceJson(nc, pattern, request)) as ServiceResult<T>;
 }
 
 /**
