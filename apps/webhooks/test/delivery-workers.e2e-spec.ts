@@ -54,7 +54,8 @@ describe('delivery workers', () => {
       let hang = true;
       receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
       const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-      const env = { WEBHOOK_QUEUE: queue.name, WEBHOOK_JOB_LOCK_MS: '1000', WEBHOOK_STALLED_CHECK_MS: '500' };
+      // A lock of 2 s renewed every second: a worker the test machine starves for a moment keeps its jobs, so each is sent once before the kill.
+      const env = { WEBHOOK_QUEUE: queue.name, WEBHOOK_JOB_LOCK_MS: '2000', WEBHOOK_STALLED_CHECK_MS: '500' };
       const doomed = await worker(env);
       const sent = await Promise.all(Array.from({ length: 10 }, () => queue.deliver(orgId, hook.id, 'row.created')));
       await eventually(() => expect(receiver.at(path)).toHaveLength(10));

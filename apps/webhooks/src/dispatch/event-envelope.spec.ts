@@ -49,7 +49,7 @@ describe('parseEvents', () => {
   });
 
   it.each([
-    ['another order of the fields', { organization_id: event.organization_id, ...event }],
+    ['another order of the fields', { data: event.data, id: event.id, event: event.event, timestamp: event.timestamp, organization_id: event.organization_id }],
     ['a field more', { ...event, extra: 1 }],
     ['no data', { ...event, data: null }],
     ['an item that is not an event', [event, 5]],

@@ -1,3 +1,4 @@
+import type { ServiceResult } from '@contracts';
 import { AppError, ErrorCode } from '@platform/errors';
 import { replyPacketText, resultJsonOf } from './reply-packet';
 
@@ -10,8 +11,8 @@ describe('reply packets', () => {
     expect(JSON.parse(replyPacketText(undefined, response))).toEqual({ id: null, isDisposed: true, response });
   });
 
-  it.each([
-    ['a list with its pagination', { data: [{ id: 'r1', data: { 'a"b': 'x}}' } }], pagination: { page: 1, next_cursor: null } }],
+  it.each<[string, ServiceResult]>([
+    ['a list with its pagination', { data: [{ id: 'r1', data: { 'a"b': 'x}}' } }], pagination: { page: 1, limit: 50, total: 1, next_cursor: null } }],
     ['a message alone', { message: '2 rows deleted' }],
     ['no field at all', {}],
   ])('gives back the result of a success as the JSON the service wrote: %s', (_case, result) => {
