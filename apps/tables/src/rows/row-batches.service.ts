@@ -84,14 +84,14 @@ export class RowBatchesService {
       return { ...row, event, body: JSON.stringify(event) };
     });
     if (!fitsOneEntry(creates.length, creates.reduce((bytes, create) => bytes + create.body.length, 0))) return 'too large';
-    const written = await withUniqueValues(table, () => this.rows.createTogether(table, creates), {
+    const { written, at } = await withUniqueValues(table, () => this.rows.createTogether(table, creates), {
       values: rows.map((row) => row.values),
       pathOf: (i) => `rows[${i}].data`,
     });
     if (written.size < creates.length) return undefined;
-    const views = creates.map((create) => rowView(table.fields, written.get(create.id) as RowRecord));
-    await this.files.presentRows(table, views.map((row) => row.data));
-    return views;
+    // The rows as a read would answer them: the data their events carry (files presented), written at the statement's time.
+    const stamp = at.toISOString();
+    return creates.map((create, i) => ({ id: create.id, data: data[i], created_at: stamp, updated_at: stamp }));
   }
 
   /** Items whose values are already stored answer the row as it is and emit nothing, like a single PATCH. */

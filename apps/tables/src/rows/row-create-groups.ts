@@ -3,7 +3,7 @@ import type { DomainEvent } from '@contracts';
 import { currentQueryScope, fitsOneEntry, QueryScope, runInQueryScope } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import type { UserTable } from '../tables/user-table';
-import type { RowRecord } from './row-record';
+import { RowRecord, writtenRecord } from './row-record';
 import { RowsRepository } from './rows.repository';
 
 /** Statements of one table's creates that may run at once; creates arriving meanwhile wait and go together. */
@@ -85,11 +85,8 @@ export class RowCreateGroups {
       return;
     }
     try {
-      const written = await run(() => this.rows.createTogether(table, group.map((waiting) => ({ ...waiting.create, body: bodyOf(waiting) }))));
-      for (const { create, settle } of group) {
-        const record = written.get(create.id);
-        settle(record ? { record } : 'alone');
-      }
+      const { written, at } = await run(() => this.rows.createTogether(table, group.map((waiting) => ({ ...waiting.create, body: bodyOf(waiting) }))));
+      for (const { create, settle } of group) settle(written.has(create.id) ? { record: writtenRecord(table.fields, create.id, create.values, at) } : 'alone');
     } catch {
       // Whatever failed the shared statement, each create meets it again alone and answers it as its own.
       for (const { settle } of group) settle('alone');

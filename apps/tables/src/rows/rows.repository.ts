@@ -10,7 +10,7 @@ import { uniqueKeyExpression } from '../storage/rows-ddl';
 import type { UserTable } from '../tables/user-table';
 import { ROW_COUNTS_TABLE, TABLES_OUTBOX, USER_TABLES_TABLE } from '../tables-schema';
 import { ROW_COUNT_SLOTS } from '../tables/user-table.repository';
-import { columnParameter, RowRecord, rowSelectList, writtenRecord } from './row-record';
+import { columnParameter, RowRecord, rowSelectList } from './row-record';
 import type { RowOrder } from './row-sort';
 
 export interface RowPageQuery {
@@ -128,11 +128,11 @@ export class RowsRepository {
    * slot of the row counter, and one outbox entry that carries the events (`body`: each one's JSON) of the
    * rows written, in their order, as one message. A row whose id is already taken (a create sent again) is
    * left out with its event; nothing is written unless the table still has the version the values were
-   * checked against. Answers the rows written, by id, as a read would (writtenRecord): the statement reads
-   * back only their ids and stamps. Its text is the same for every write of the table's fields, so each
-   * connection plans it once (a RecurringStatement).
+   * checked against. Answers the ids of the rows written and when they were written (their `created_at` and
+   * `updated_at`, the statement's `now()`): the caller has their values. Its text is the same for every
+   * write of the table's fields, so each connection plans it once (a RecurringStatement).
    */
-  async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<Map<string, RowRecord>> {
+  async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<{ written: Set<string>; at: Date }> {
     const params = new SqlParameters();
     const input = unnestedRows(params, table, rows);
     const events = {
@@ -142,14 +142,15 @@ export class RowsRepository {
     };
     const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
-        ON CONFLICT (id) DO NOTHING RETURNING id, created_at),
+        ON CONFLICT (id) DO NOTHING RETURNING id),
       counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertWrittenStatement(rows[0].event, events, 'inserted', (value) => params.add(value))})
-      SELECT * FROM inserted`;
-    const { rows: stamps } = await this.db.query<{ id: string; created_at: Date }>(recurring(sql), params.values);
-    if (stamps.length > 0) TABLES_OUTBOX.written(this.db);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return new Map(stamps.map(({ id, created_at }) => [id, writtenRecord(table.fields, id, (byId.get(id) as (typeof rows)[number]).values, created_at)]));
+      SELECT coalesce(array_agg(id), '{}') AS ids, now() AS at FROM inserted`;
+    const {
+      rows: [{ ids, at }],
+    } = await this.db.query<{ ids: string[]; at: Date }>(recurring(sql), params.values);
+    if (ids.length > 0) TABLES_OUTBOX.written(this.db);
+    return { written: new Set(ids), at };
   }
 
   /** Locks the rows in id order (so two batches over the same rows cannot deadlock); answers those that exist. */

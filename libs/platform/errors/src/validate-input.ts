@@ -6,6 +6,7 @@ import { plainToInstance } from 'class-transformer';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { validateSync } from 'class-validator';
 import { AppError } from './app-error';
+import './validation-metadata';
 import { joinPath, validationErrorFrom } from './validation-errors';
 
 type ContractClass = new () => object;
