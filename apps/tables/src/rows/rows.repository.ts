@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { DomainEvent } from '@contracts';
-import { Database, jsonTexts, recurring, Sql } from '@platform/persistence';
+import { Database, jsonTexts, queryRecurring, Sql } from '@platform/persistence';
 import type { Field } from '../fields/field';
 import { SqlParameters } from '../filter/sql-parameters';
 import { COLUMN_KINDS } from '../storage/column-types';
@@ -58,8 +58,8 @@ export class RowsRepository {
       counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertStatement([event], (value) => params.add(value), 'inserted')})
       SELECT * FROM inserted`;
-    // Outside a transaction the text, the same for every create that sets these fields, is planned once per connection.
-    const { rows } = await (db === this.db ? this.db.query<RowRecord>(recurring(sql), params.values) : db.query<RowRecord>(sql, params.values));
+    // The text is the same for every create that sets these fields: planned once per connection.
+    const { rows } = await queryRecurring<RowRecord>(db, sql, params.values);
     if (rows[0]) TABLES_OUTBOX.written(db);
     return rows[0];
   }
@@ -130,7 +130,7 @@ export class RowsRepository {
    * left out with its event; nothing is written unless the table still has the version the values were
    * checked against. Answers the ids of the rows written and when they were written (their `created_at` and
    * `updated_at`, the statement's `now()`): the caller has their values. Its text is the same for every
-   * write of the table's fields, so each connection plans it once (a RecurringStatement).
+   * write of the table's fields, so each connection plans it once (queryRecurring).
    */
   async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<{ written: Set<string>; at: Date }> {
     const params = new SqlParameters();
@@ -148,7 +148,7 @@ export class RowsRepository {
       SELECT coalesce(array_agg(id), '{}') AS ids, now() AS at FROM inserted`;
     const {
       rows: [{ ids, at }],
-    } = await this.db.query<{ ids: string[]; at: Date }>(recurring(sql), params.values);
+    } = await queryRecurring<{ ids: string[]; at: Date }>(this.db, sql, params.values);
     if (ids.length > 0) TABLES_OUTBOX.written(this.db);
     return { written: new Set(ids), at };
   }

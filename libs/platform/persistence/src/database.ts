@@ -1,6 +1,6 @@
-import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import type { ClientBase, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { beginCommitHooks, endCommitHooks } from './commit-hooks';
-import { isRecurring, RecurringStatement, runRecurring } from './recurring-statements';
+import { runRecurring } from './recurring-statements';
 import { ScopedPool } from './scoped-pool';
 
 /**
@@ -60,9 +60,7 @@ export class Database implements Sql {
     this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
-  /** A RecurringStatement runs prepared on its connection (see there); inside a transaction, run it as text. */
-  query<R extends QueryResultRow = Record<string, unknown>>(text: string | PreparedStatement | RecurringStatement, values?: unknown[]): Promise<QueryResult<R>> {
-    if (isRecurring(text)) return this.withConnection((client) => runRecurring<R>(client, text.recurring, values));
+  query<R extends QueryResultRow = Record<string, unknown>>(text: string | PreparedStatement, values?: unknown[]): Promise<QueryResult<R>> {
     return this.withConnection((client) => client.query<R>(text, values));
   }
 
@@ -109,4 +107,13 @@ export class Database implements Sql {
       client.release();
     }
   }
+}
+
+/**
+ * Runs a statement of built text that recurs with the data's shape (a table's fields) prepared on the
+ * connection it runs on (runRecurring): one of the database's, or the transaction's own.
+ */
+export function queryRecurring<R extends QueryResultRow = Record<string, unknown>>(db: Sql, text: string, values?: unknown[]): Promise<QueryResult<R>> {
+  if (db instanceof Database) return db.session((client) => runRecurring<R>(client as ClientBase, text, values));
+  return runRecurring<R>(db as ClientBase, text, values);
 }

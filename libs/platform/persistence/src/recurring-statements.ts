@@ -8,24 +8,6 @@ import type { ClientBase, QueryResult, QueryResultRow } from 'pg';
  */
 export const RECURRING_PER_CONNECTION = 32;
 
-/**
- * A statement whose text is built from the data's shape (a table's fields) and so recurs as often as
- * that shape is written: prepared per connection under a name its text hashes to, so Postgres parses
- * and plans it once per connection instead of on every run (for a batch's INSERT, planning cost about
- * a sixth of running it). Only `Database.query` runs it that way, outside a transaction.
- */
-export interface RecurringStatement {
-  recurring: string;
-}
-
-export function recurring(text: string): RecurringStatement {
-  return { recurring: text };
-}
-
-export function isRecurring(statement: unknown): statement is RecurringStatement {
-  return typeof statement === 'object' && statement !== null && typeof (statement as RecurringStatement).recurring === 'string';
-}
-
 /** The names pg has parsed on a connection (pg keeps them there, with no other way to forget one). */
 function parsedOn(client: ClientBase): Record<string, string> | undefined {
   const parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
@@ -39,7 +21,12 @@ function nameOf(text: string): string {
   return `r_${createHash('sha1').update(text).digest('hex')}`;
 }
 
-/** Runs `text` as a statement prepared on `client` under its hash's name, within the connection's bound. */
+/**
+ * Runs a statement whose text is built from the data's shape (a table's fields), and so recurs as often as
+ * that shape is written, prepared on `client` under a name its text hashes to: Postgres parses and plans it
+ * once per connection instead of on every run (for a batch's INSERT, planning cost about a sixth of running
+ * it), within the connection's bound. A client pg does not drive runs it as text.
+ */
 export async function runRecurring<R extends QueryResultRow>(client: ClientBase, text: string, values?: unknown[]): Promise<QueryResult<R>> {
   const parsed = parsedOn(client);
   if (!parsed) return client.query<R>(text, values);
