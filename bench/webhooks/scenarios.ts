@@ -141,9 +141,12 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     for (const id of ids) await api('DELETE', `/webhooks/${id}`);
   };
 
-  /** One webhook, rows at the fixed rate: how long from the create's answer to the receiver. */
+  /**
+   * The webhook of the commit-to-receipt phases, rows at the fixed rate: how long from the create's answer to
+   * the receiver. One webhook through the warm-up and both phases, as a webhook that has been up is.
+   */
+  const latencyHooks = await subscribe(1, 'latency');
   const latency = async (rate: number, durationS: number, rowsPerRequest = 1): Promise<LatencyFigures> => {
-    const hooks = await subscribe(1, 'latency');
     receiver.reset();
     const responses = new Map<string, number>();
     const trace = process.env.BENCH_WEBHOOK_TRACE ? traceQueue(queue, receiver, responses, stack.process('webhooks-worker').healthPort) : undefined;
@@ -164,7 +167,6 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       log(`trace: Redis stalls over 20 ms ${JSON.stringify(await redis.latency('LATEST'))}, ${/aof_delayed_fsync:\d+/.exec(persistence)?.[0] ?? 'no AOF'}`);
     }
     if (trace) log(`trace: stages (p50 / p99) ${JSON.stringify(await deliveryStages(stack.databaseUrl, '/latency-0', responses, receiver.arrivals))}`);
-    await unsubscribe(hooks);
     const latencies = commitToReceipt(receiver.arrivals, responses);
     return {
       rate,
@@ -258,6 +260,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s in batches of ${LATENCY_BATCH_ROWS} for ${settings.latencyDurationS}s ...`);
     const batchedLatency = await latency(settings.latencyRate, settings.latencyDurationS, LATENCY_BATCH_ROWS);
     log(`webhooks: commit-to-receipt p50 ${batchedLatency.p50} ms, p99 ${batchedLatency.p99} ms`);
+    await unsubscribe(latencyHooks);
     log(`webhooks: 5 webhooks, a backlog of ${settings.backlogRows * 5} deliveries, 1 worker ...`);
     const oneWorker = await drain(1);
     log(`webhooks: the same with a second worker process ...`);

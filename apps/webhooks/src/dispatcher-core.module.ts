@@ -11,9 +11,13 @@ import { WebhooksConfig } from './webhooks.config';
 import { DeliveriesRepository } from './webhooks/deliveries.repository';
 import { EventStoreRepository } from './event-store/event-store.repository';
 import { OperationalEvents } from './webhooks/operational-events';
+import { SubscriptionChanges } from './webhooks/subscription-changes';
 import { WebhooksRepository } from './webhooks/webhooks.repository';
 
-/** What the API and the worker processes share: storage, the secret cipher, the sender and the queue. */
+/**
+ * What the API and the worker processes share: storage, the secret cipher, the sender, the queue and the
+ * announcements of changed webhooks (each process imports NatsConnectionModule).
+ */
 @Module({})
 export class DispatcherCoreModule {
   static forRoot(config: WebhooksConfig): DynamicModule {
@@ -36,6 +40,7 @@ export class DispatcherCoreModule {
       EventStoreRepository,
       DeliveryQueue,
       OperationalEvents,
+      SubscriptionChanges,
     ];
     return {
       module: DispatcherCoreModule,

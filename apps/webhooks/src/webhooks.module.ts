@@ -18,7 +18,6 @@ import { OrganizationTables } from './webhooks/organization-tables';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { WebhookPurger } from './webhooks/webhook-purger';
 import { WebhookPurgesRepository } from './webhooks/webhook-purges.repository';
-import { SubscriptionChanges } from './webhooks/subscription-changes';
 
 /** The API process: webhook management over NATS request-reply, and the event fan-out unless turned off. */
 @Module({})
@@ -44,7 +43,6 @@ export class WebhooksModule {
         SeriesReconciler,
         WebhookPurgesRepository,
         WebhookPurger,
-        SubscriptionChanges,
         ...(config.WEBHOOK_CONSUMER_ENABLED ? [EventFanOut, ActiveSubscriptions, WebhookAims, AimRechecks, EventsConsumerHealthIndicator] : []),
       ],
     };

@@ -1,4 +1,5 @@
 import { apiClient, ApiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
+import { DELIVERIES_PER_JOB_AT_LEAST } from '../src/delivery/delivery-job';
 import { createWebhook, deliveriesOf, uniquePath } from './webhook-fixtures';
 
 // Events travel the whole way: gateway, tables, outbox relay, JetStream, fan-out, worker, receiver.
@@ -6,8 +7,9 @@ jest.setTimeout(120_000);
 
 /** The stack's fan-out and workers run with the default WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK. */
 const SLOTS = 10;
-/** More rows than the webhook's slots: each job carries two or three. */
+/** More rows than the webhook's slots: dealt over JOBS jobs, each carrying three or four. */
 const ROWS = 25;
+const JOBS = Math.min(SLOTS, Math.ceil(ROWS / DELIVERIES_PER_JOB_AT_LEAST));
 
 /** The event id a request carried. */
 const eventOf = (hit: { headers: Record<string, unknown> }) => hit.headers['x-webhook-id'] as string;
@@ -39,14 +41,14 @@ describe('deliveries of a batch, carried by its jobs', () => {
     const hits = receiver.at(path);
     const events = hits.map(eventOf);
     expect(new Set(events).size).toBe(ROWS);
-    // The first attempts, by row: the rows a job carries (the n-th, the n+SLOTS-th, ...) arrived in the batch's order.
+    // The first attempts, by row: the rows a job carries (the n-th, the n+JOBS-th, ...) arrived in the batch's order.
     const firstArrival = new Map<string, number>();
     hits.forEach((hit, i) => {
       const row = JSON.parse(hit.body.toString()).data.row_id as string;
       if (!firstArrival.has(row)) firstArrival.set(row, i);
     });
-    for (let job = 0; job < SLOTS; job += 1) {
-      const carried = rows.filter((_, n) => n % SLOTS === job).map((row) => firstArrival.get(row) as number);
+    for (let job = 0; job < JOBS; job += 1) {
+      const carried = rows.filter((_, n) => n % JOBS === job).map((row) => firstArrival.get(row) as number);
       expect(carried).toEqual([...carried].sort((a, b) => a - b));
     }
     // The two that failed came again, and nothing came twice besides them.

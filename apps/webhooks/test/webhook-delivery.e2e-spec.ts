@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import type { DeliveryJob } from '../src/delivery/delivery-job';
-import { WEBHOOK_READ_FRESH_MS } from '../src/delivery/delivery.processor';
+import { WEBHOOK_READ_FRESH_MS } from '../src/delivery/delivery-webhooks';
 import { EventPublisher } from './event-publisher';
 import { createWebhook, deliveriesOf, sleep, statusOf, uniquePath } from './webhook-fixtures';
 

@@ -34,6 +34,12 @@ export type CarriedDelivery = Required<Pick<DeliveryJob, 'seriesId' | 'eventId' 
 
 /** The most deliveries one job carries (its own and `more`): a job holds its slot while it sends them, about one per few ms. */
 export const DELIVERIES_PER_JOB = 20;
+/**
+ * The fewest of one fan-out's deliveries to a webhook a job carries when there are that many: a job's moves
+ * through the queue cost the worker and Redis several times what one more request on the slot it holds does,
+ * and a quick receiver answers each in a few milliseconds.
+ */
+export const DELIVERIES_PER_JOB_AT_LEAST = 4;
 
 /** The series id is the job id, so a series is queued at most once (a repeated add is dropped). */
 export function deliveryJobId(data: Pick<DeliveryJob, 'seriesId' | 'eventId' | 'webhookId'>): string {

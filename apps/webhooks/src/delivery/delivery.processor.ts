@@ -9,9 +9,9 @@ import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { wantsEvent } from '../dispatch/webhook-subscription';
 import { SealedWebhookRecord } from '../webhooks/webhook-record';
 import { OperationalEvents } from '../webhooks/operational-events';
-import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { attemptNumber, CarriedDelivery, DELIVERY_ATTEMPTS, deliveriesOf, DeliveryJob, deliveryJob, deliveryJobId, retryDelay } from './delivery-job';
 import { DeliveryQueue } from './delivery-queue';
+import { DeliveryWebhooks, WEBHOOK_READ_FRESH_MS } from './delivery-webhooks';
 import { SlotOutcome } from './in-flight-leases';
 import { HeldSlot, WorkerSlots } from './worker-slots';
 import { attemptDuration, deliveryOutcomes } from './delivery-metrics';
@@ -32,12 +32,10 @@ export type AttemptResult = 'delivered' | 'skipped';
 
 /**
  * The webhook is read before the job takes its slot (the slot's step needs its rate limit), so the slot
- * is held only for the request; a read older than this when the slot comes (the job waited for it) is
- * made again, so a change to the webhook reaches an attempt no later than it did when the read came
- * after the slot.
+ * is held only for the request; a read older than WEBHOOK_READ_FRESH_MS when the slot comes (the job
+ * waited for it) is made again, so a change to the webhook reaches an attempt no later than it did when
+ * the read came after the slot.
  */
-export const WEBHOOK_READ_FRESH_MS = 1_000;
-
 interface WebhookRead {
   webhook: Promise<SealedWebhookRecord | undefined>;
   startedAt: number;
@@ -83,7 +81,7 @@ function stillWanted(webhook: SealedWebhookRecord | undefined, job: DeliveryJob,
 export class DeliveryProcessor {
   constructor(
     private readonly slots: WorkerSlots,
-    private readonly webhooks: WebhooksRepository,
+    private readonly webhooks: DeliveryWebhooks,
     private readonly deliveries: DeliveriesRepository,
     private readonly events: EventStoreRepository,
     private readonly cipher: SecretCipher,
@@ -103,7 +101,7 @@ export class DeliveryProcessor {
   async attempt(job: Job<DeliveryJob>, token?: string): Promise<AttemptResult> {
     const holder = job.id ?? deliveryJobId(job.data);
     let slot: HeldSlot | undefined;
-    const read = this.readWebhook(job.data.webhookId);
+    const read = this.readWebhook(job.data);
     // Set while the job carries deliveries besides its own.
     let owed = job.data.more?.length ? this.owedOf(job) : undefined;
     owed?.catch(() => undefined);
@@ -158,8 +156,8 @@ export class DeliveryProcessor {
   }
 
   /** The webhook as read for this attempt, or read again when that read is older than WEBHOOK_READ_FRESH_MS. */
-  private webhookOf(read: WebhookRead, webhookId: string): Promise<SealedWebhookRecord | undefined> {
-    return performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? read.webhook : this.readWebhook(webhookId).webhook;
+  private webhookOf(read: WebhookRead, job: DeliveryJob): Promise<SealedWebhookRecord | undefined> {
+    return performance.now() - read.startedAt <= WEBHOOK_READ_FRESH_MS ? read.webhook : this.readWebhook(job).webhook;
   }
 
   /** Records an attempt with its series' progress: due again after the retry delay, unless it succeeded or was the last. */
@@ -190,8 +188,8 @@ export class DeliveryProcessor {
     });
   }
 
-  private readWebhook(webhookId: string): WebhookRead {
-    const webhook = this.webhooks.findForDelivery(webhookId);
+  private readWebhook(job: Pick<DeliveryJob, 'organizationId' | 'webhookId'>): WebhookRead {
+    const webhook = this.webhooks.read(job.organizationId, job.webhookId);
     // A job that is parked never looks at its read; a failure is seen by the attempt that does.
     webhook.catch(() => undefined);
     return { webhook, startedAt: performance.now() };
@@ -200,7 +198,7 @@ export class DeliveryProcessor {
   /** The slot is given back as soon as the receiver has answered (or not), while the attempt is recorded. */
   private async deliver(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead): Promise<AttemptResult> {
     const { webhookId, eventId, eventType, body, seriesId } = job.data;
-    const webhook = await this.webhookOf(read, webhookId);
+    const webhook = await this.webhookOf(read, job.data);
     if (!stillWanted(webhook, job.data)) {
       if (seriesId) await this.events.finishSeries(seriesId);
       deliveryOutcomes.inc({ outcome: 'skipped' });
@@ -237,7 +235,7 @@ export class DeliveryProcessor {
    */
   private async deliverCarried(job: Job<DeliveryJob>, slot: HeldSlot, read: WebhookRead, owed: (seriesId: string) => boolean): Promise<AttemptResult> {
     const { webhookId, organizationId } = job.data;
-    const webhook = await this.webhookOf(read, webhookId);
+    const webhook = await this.webhookOf(read, job.data);
     const deliveries = deliveriesOf(job.data).filter((delivery) => owed(delivery.seriesId));
     const started = performance.now();
     const results: Array<Promise<CarriedResult>> = [];

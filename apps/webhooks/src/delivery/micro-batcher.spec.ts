@@ -54,4 +54,22 @@ describe('MicroBatcher', () => {
     await expect(Promise.all([first, ...later])).resolves.toEqual([1, 2, 3]);
     expect(batches).toEqual([[1], [2, 3]]);
   });
+
+  it('waits gatherMs after the first call when asked to, so calls spread over a few milliseconds share a batch', async () => {
+    const batches: number[][] = [];
+    const batcher = new MicroBatcher<number, number>(
+      async (inputs) => {
+        batches.push(inputs);
+        return inputs;
+      },
+      500,
+      1,
+      30,
+    );
+    const first = batcher.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(batches).toEqual([]);
+    await expect(Promise.all([first, batcher.add(2)])).resolves.toEqual([1, 2]);
+    expect(batches).toEqual([[1, 2]]);
+  });
 });

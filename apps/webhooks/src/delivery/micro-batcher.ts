@@ -1,8 +1,9 @@
 /**
- * Gathers calls into batches: the first call schedules a run on the next turn of the event loop, and every
- * call until then joins it (up to `maxSize`); while `maxRunning` batches are running, calls wait and form
- * the next batch, which runs as soon as one ends. So the batches grow with the load: hundreds of deliveries
- * in flight share one query instead of one each. Each caller gets its own result, or its batch's error.
+ * Gathers calls into batches: the first call schedules a run on the next turn of the event loop (or
+ * `gatherMs` later, for calls nobody waits on at once), and every call until then joins it (up to
+ * `maxSize`); while `maxRunning` batches are running, calls wait and form the next batch, which runs as soon
+ * as one ends. So the batches grow with the load: hundreds of deliveries in flight share one query instead
+ * of one each. Each caller gets its own result, or its batch's error.
  */
 export class MicroBatcher<I, O> {
   private pending: Array<{ input: I; resolve: (output: O) => void; reject: (error: unknown) => void }> = [];
@@ -13,6 +14,7 @@ export class MicroBatcher<I, O> {
     private readonly run: (inputs: I[]) => Promise<O[]>,
     private readonly maxSize = 500,
     private readonly maxRunning = 1,
+    private readonly gatherMs = 0,
   ) {}
 
   add(input: I): Promise<O> {
@@ -27,10 +29,12 @@ export class MicroBatcher<I, O> {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       this.flush();
-    });
+    };
+    if (this.gatherMs > 0) setTimeout(run, this.gatherMs);
+    else setImmediate(run);
   }
 
   private flush(): void {

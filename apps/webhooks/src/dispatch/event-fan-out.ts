@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
@@ -28,6 +29,12 @@ const ACK_WAIT_MS = 15_000;
  */
 const PULL_EXPIRES_MS = 5_000;
 const RETRY_AFTER_FAILURE_MS = 1_000;
+/**
+ * The shortest time from one batch's start to the next: the events a relay publishes together (its own
+ * batch, a few milliseconds' commits) arrive a message at a time, and are stored and queued together, their
+ * deliveries to one webhook in one job (fanOutJobs), instead of the first one alone.
+ */
+const GATHER_MS = 2;
 
 /**
  * The durable JetStream consumer: keeps every event in the event store with one delivery series per
@@ -45,6 +52,9 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   private consuming = false;
   private pending: JsMsg[] = [];
   private flushing?: Promise<void>;
+  /** Set while the next batch waits for GATHER_MS since the last one started. */
+  private gathering?: NodeJS.Timeout;
+  private lastStarted = -Infinity;
   private readonly health = new WorkHealth();
 
   constructor(
@@ -97,6 +107,8 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   async beforeApplicationShutdown(): Promise<void> {
     await this.messages?.close().catch(() => undefined);
     await this.reading;
+    // What was not stored is not acked: JetStream hands it to a replica again.
+    clearTimeout(this.gathering);
     await this.flushing;
     backgroundWork.remove('event-fan-out');
   }
@@ -115,20 +127,27 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  /** Starts storing what is pending unless a batch is being stored; that one's end picks up the rest. */
+  /**
+   * Starts storing what is pending unless a batch is being stored (its end picks up the rest) or the next
+   * waits for GATHER_MS since the last one started.
+   */
   private kick(): void {
-    if (this.flushing) return;
-    this.flushing = this.flush().finally(() => {
-      this.flushing = undefined;
-      if (this.pending.length > 0) this.kick();
-    });
-  }
-
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      await this.fanOut(this.nextBatch());
-      this.health.succeeded();
+    if (this.flushing || this.gathering || this.pending.length === 0) return;
+    const waitMs = this.lastStarted + GATHER_MS - performance.now();
+    if (waitMs > 0) {
+      this.gathering = setTimeout(() => {
+        this.gathering = undefined;
+        this.kick();
+      }, waitMs);
+      return;
     }
+    this.lastStarted = performance.now();
+    this.flushing = this.fanOut(this.nextBatch())
+      .then(() => this.health.succeeded())
+      .finally(() => {
+        this.flushing = undefined;
+        this.kick();
+      });
   }
 
   /** The pending messages at the front, up to MAX_BATCH of them and MAX_BATCH_BYTES (at least one). */

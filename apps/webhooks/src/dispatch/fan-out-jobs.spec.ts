@@ -1,4 +1,4 @@
-import { DELIVERIES_PER_JOB } from '../delivery/delivery-job';
+import { DELIVERIES_PER_JOB, DELIVERIES_PER_JOB_AT_LEAST } from '../delivery/delivery-job';
 import type { FanOutSeries, StoredEvent } from '../event-store/event-store.repository';
 import { fanOutJobs } from './fan-out-jobs';
 
@@ -21,21 +21,34 @@ const SLOTS = 4;
 const carried = (jobs: ReturnType<typeof fanOutJobs>['jobs']) => jobs.map((job) => [job.data.seriesId, ...(job.data.more ?? []).map((d) => d.seriesId)]);
 
 describe('fanOutJobs', () => {
-  it("gives a webhook's new series a job each while they fit its slots, so they go out side by side", () => {
-    const { series, events } = batch(SLOTS, ['a', 'b']);
+  it("gives a few events' series of a webhook one job, each webhook its own", () => {
+    const { series, events } = batch(DELIVERIES_PER_JOB_AT_LEAST - 1, ['a', 'b']);
     const { jobs, again } = fanOutJobs(series, events, SLOTS);
     expect(again).toEqual([]);
-    expect(carried(jobs)).toEqual([['a-0'], ['a-1'], ['a-2'], ['a-3'], ['b-0'], ['b-1'], ['b-2'], ['b-3']]);
-    expect(jobs.map((job) => job.opts.jobId)).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'b-0', 'b-1', 'b-2', 'b-3']);
+    expect(carried(jobs)).toEqual([
+      ['a-0', 'a-1', 'a-2'],
+      ['b-0', 'b-1', 'b-2'],
+    ]);
+    expect(jobs.map((job) => job.opts.jobId)).toEqual(['a-0', 'b-0']);
+    expect(jobs[0].data.more?.[0]).toEqual({ seriesId: 'a-1', eventId: 'event-1', eventType: 'row.created', tableId: 'table', body: '{"n":1}' });
+    expect(jobs[0].data.body).toBe('{"n":0}');
   });
 
-  it('deals the series beyond the slots over as many jobs as it has slots, in turn and in order, each named after its first', () => {
-    const { series, events } = batch(SLOTS + 3, ['a']);
-    const { jobs } = fanOutJobs(series, events, SLOTS);
-    expect(carried(jobs)).toEqual([['a-0', 'a-4'], ['a-1', 'a-5'], ['a-2', 'a-6'], ['a-3']]);
+  it('deals a burst over the slots in turn and in order, DELIVERIES_PER_JOB_AT_LEAST a job, each job named after its first', () => {
+    const { series, events } = batch(DELIVERIES_PER_JOB_AT_LEAST + 1, ['a']);
+    expect(carried(fanOutJobs(series, events, SLOTS).jobs)).toEqual([
+      ['a-0', 'a-2', 'a-4'],
+      ['a-1', 'a-3'],
+    ]);
+    const burst = batch(SLOTS * DELIVERIES_PER_JOB_AT_LEAST - 2, ['a']);
+    const { jobs } = fanOutJobs(burst.series, burst.events, SLOTS);
+    expect(carried(jobs)).toEqual([
+      ['a-0', 'a-4', 'a-8', 'a-12'],
+      ['a-1', 'a-5', 'a-9', 'a-13'],
+      ['a-2', 'a-6', 'a-10'],
+      ['a-3', 'a-7', 'a-11'],
+    ]);
     expect(jobs.map((job) => job.opts.jobId)).toEqual(['a-0', 'a-1', 'a-2', 'a-3']);
-    expect(jobs[0].data.more?.[0]).toEqual({ seriesId: 'a-4', eventId: 'event-4', eventType: 'row.created', tableId: 'table', body: '{"n":4}' });
-    expect(jobs[0].data.body).toBe('{"n":0}');
   });
 
   it('takes more jobs than slots where each would carry over DELIVERIES_PER_JOB', () => {
@@ -50,7 +63,10 @@ describe('fanOutJobs', () => {
   it('follows the order of the events in the batch, whatever the order the series came back in', () => {
     const { series, events } = batch(SLOTS * 2, ['a']);
     const { jobs } = fanOutJobs([...series].reverse(), events, SLOTS);
-    expect(carried(jobs)).toEqual([['a-0', 'a-4'], ['a-1', 'a-5'], ['a-2', 'a-6'], ['a-3', 'a-7']]);
+    expect(carried(jobs)).toEqual([
+      ['a-0', 'a-2', 'a-4', 'a-6'],
+      ['a-1', 'a-3', 'a-5', 'a-7'],
+    ]);
   });
 
   it('gives a series opened before its own job, counting its attempts, and names it; finished series get none', () => {

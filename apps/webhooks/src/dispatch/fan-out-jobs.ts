@@ -1,4 +1,4 @@
-import { CarriedDelivery, DELIVERIES_PER_JOB, deliveryJob } from '../delivery/delivery-job';
+import { CarriedDelivery, DELIVERIES_PER_JOB, DELIVERIES_PER_JOB_AT_LEAST, deliveryJob } from '../delivery/delivery-job';
 import type { FanOutSeries, StoredEvent } from '../event-store/event-store.repository';
 
 export interface FanOutJobs {
@@ -8,11 +8,12 @@ export interface FanOutJobs {
 }
 
 /**
- * The jobs for the series a fan-out batch left open. The series it opened for a webhook go out side by side
- * while they fit the webhook's slots (`slots`, its attempts in flight at once): one job each. Beyond that
- * they are dealt in turn, in the order of the batch, over as many jobs as it has slots (more where each
- * would carry over DELIVERIES_PER_JOB), each identified by its first series, so a backlog costs a job's
- * moves in the queue per several deliveries and a small batch keeps its parallelism. A series opened
+ * The jobs for the series a fan-out batch left open. The series it opened for a webhook are dealt in turn,
+ * in the order of the batch, over jobs that each carry DELIVERIES_PER_JOB_AT_LEAST of them (the last one
+ * fewer), as many as the webhook has slots (`slots`, its attempts in flight at once), more where each would
+ * carry over DELIVERIES_PER_JOB; each job is identified by its first series. So a few events cost one job's
+ * moves in the queue, a burst goes out side by side on the webhook's slots, and a backlog costs a job per
+ * several deliveries. A series opened
  * before (its event was handed over again) gets a job of its own, whose id is its series, so the job it
  * already has, if any, makes this one a no-op; and it is named in `again`, for the one that carries it.
  */
@@ -47,7 +48,7 @@ export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<
 
 /** One webhook's new deliveries dealt over its jobs in turn: the batch's first ones start first, each job keeps their order. */
 function dealt(line: readonly CarriedDelivery[], slots: number): CarriedDelivery[][] {
-  const count = line.length <= slots ? line.length : Math.max(slots, Math.ceil(line.length / DELIVERIES_PER_JOB));
+  const count = Math.max(Math.min(slots, Math.ceil(line.length / DELIVERIES_PER_JOB_AT_LEAST)), Math.ceil(line.length / DELIVERIES_PER_JOB));
   const parts: CarriedDelivery[][] = Array.from({ length: count }, () => []);
   line.forEach((delivery, i) => parts[i % count].push(delivery));
   return parts;

@@ -43,13 +43,22 @@ export interface DeliveryFilter {
 }
 
 /** One row per attempt. */
+/** Attempts recorded in one statement at most. */
+const RECORDED_PER_STATEMENT = 500;
+/**
+ * How long the first attempt to end waits for others to be recorded with it: a steady stream of single
+ * events then costs Postgres a statement per few attempts instead of one each.
+ */
+const RECORD_GATHER_MS = 5;
+
 @Injectable()
 export class DeliveriesRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Records attempts that finish together in one statement. Answers false for an attempt whose webhook
-   * was deleted meanwhile (its deliveries went with it).
+   * Records attempts that finish within RECORD_GATHER_MS of each other in one statement (the receiver has
+   * them already; only the job's end waits). Answers false for an attempt whose webhook was deleted
+   * meanwhile (its deliveries went with it).
    */
   private readonly recorder = new MicroBatcher<DeliveryRecord, boolean>(async (deliveries) => {
     // The attempt and its series' progress in one statement: the series owes nothing more once an attempt
@@ -94,7 +103,7 @@ export class DeliveriesRepository {
     );
     const inserted = new Set(rows.map((row) => row.id));
     return deliveries.map((d) => inserted.has(d.id));
-  });
+  }, RECORDED_PER_STATEMENT, 1, RECORD_GATHER_MS);
 
   async record(delivery: DeliveryRecord): Promise<boolean> {
     try {

@@ -5,6 +5,7 @@ import { Database } from '@platform/persistence';
 import { deliveryJob } from '../delivery/delivery-job';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
+import { SubscriptionChanges } from './subscription-changes';
 import { WebhooksRepository } from './webhooks.repository';
 
 /**
@@ -22,6 +23,7 @@ export class OperationalEvents {
     private readonly webhooks: WebhooksRepository,
     private readonly store: EventStoreRepository,
     private readonly queue: DeliveryQueue,
+    private readonly changes: SubscriptionChanges,
   ) {}
 
   failed(webhookId: string, lastError: string): Promise<void> {
@@ -49,8 +51,11 @@ export class OperationalEvents {
       const series = await this.store.storeFanOutIn(tx, [stored], subscribers.map((id) => ({ eventId: event.id, webhookId: id })));
       return { stored, series };
     });
-    if (!opened || opened.series.length === 0) return;
+    if (!opened) return;
+    // Every worker forgets the webhook it holds: the next attempt anywhere sees the status.
+    await this.changes.announce(opened.stored.organizationId);
     const { stored, series } = opened;
+    if (series.length === 0) return;
     const jobs = series.map((open) =>
       deliveryJob({ seriesId: open.id, eventId: stored.id, eventType: kind, tableId: null, organizationId: stored.organizationId, webhookId: open.webhook_id, body: stored.body }),
     );

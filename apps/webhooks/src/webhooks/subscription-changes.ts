@@ -4,11 +4,12 @@ import type { NatsConnection } from 'nats';
 
 /**
  * The core NATS subject on which the webhooks service announces that an organization's webhooks changed
- * (the message: the organization's id). Every fan-out replica forgets the webhooks it holds for it.
+ * (the message: the organization's id). Every fan-out replica and delivery worker forgets the webhooks it
+ * holds for it.
  */
 export const SUBSCRIPTIONS_CHANGED_SUBJECT = 'webhook-subscriptions.changed';
 
-/** Tells every fan-out replica that an organization's webhooks changed (ActiveSubscriptions listens). */
+/** Tells every fan-out replica and worker that an organization's webhooks changed (ActiveSubscriptions and DeliveryWebhooks listen). */
 @Injectable()
 export class SubscriptionChanges {
   private readonly logger = new Logger('SubscriptionChanges');

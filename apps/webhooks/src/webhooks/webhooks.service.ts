@@ -116,6 +116,8 @@ export class WebhooksService {
     const previousExpiresAt = new Date(Date.now() + overlapSeconds * 1000);
     const sealed = this.cipher.encrypt(secret, params.webhookId);
     if (!(await this.webhooks.rotateSecret(organizationId, params.webhookId, sealed, previousExpiresAt))) throw AppError.notFound('Webhook');
+    // The workers forget the secrets they hold: the next attempt signs with the new one.
+    await this.changes.announce(organizationId);
     return { data: { id: params.webhookId, secret, previous_secret_expires_at: previousExpiresAt.toISOString() } };
   }
 
