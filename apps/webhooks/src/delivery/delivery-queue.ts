@@ -30,14 +30,14 @@ export class DeliveryQueue implements OnApplicationShutdown {
 
   /**
    * Adds the jobs and notes the series they carry; a job for a series in `again` (its event handed over a
-   * second time) is dropped when another job carries that series already.
+   * second time) is dropped when another job carries that series already. The note and the jobs go out
+   * together, in that order, on the one connection: Redis has the note before any job that needs it.
    */
   async add(jobs: Array<ReturnType<typeof deliveryJob>>, again: readonly string[] = []): Promise<number> {
-    const carriedNow = new Set(await this.carriedBy(again).then((owners) => again.filter((_, i) => owners[i] !== null)));
+    const carriedNow = again.length === 0 ? new Set<string>() : new Set(await this.carriedBy(again).then((owners) => again.filter((_, i) => owners[i] !== null)));
     const kept = jobs.filter((job) => !carriedNow.has(deliveryJobId(job.data)));
     const carried = kept.flatMap((job) => (job.data.more ?? []).map((delivery) => [delivery.seriesId, deliveryJobId(job.data)]));
-    if (carried.length > 0) await this.redis.hset(this.carriedKey(), Object.fromEntries(carried));
-    if (kept.length > 0) await this.queue.addBulk(kept);
+    await Promise.all([carried.length > 0 ? this.redis.hset(this.carriedKey(), Object.fromEntries(carried)) : undefined, kept.length > 0 ? this.queue.addBulk(kept) : undefined]);
     return kept.length;
   }
 

@@ -72,4 +72,27 @@ describe('MicroBatcher', () => {
     await expect(Promise.all([first, batcher.add(2)])).resolves.toEqual([1, 2]);
     expect(batches).toEqual([[1, 2]]);
   });
+
+  it('runs the calls that waited for a running batch as soon as it ends, not gatherMs later', async () => {
+    const batches: number[][] = [];
+    let finish: () => void = () => undefined;
+    const batcher = new MicroBatcher<number, number>(
+      async (inputs) => {
+        batches.push(inputs);
+        if (batches.length === 1) await new Promise<void>((resolve) => (finish = resolve));
+        return inputs;
+      },
+      500,
+      1,
+      1_000,
+    );
+    const first = batcher.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    const waiting = batcher.add(2);
+    const finishedAt = Date.now();
+    finish();
+    await expect(Promise.all([first, waiting])).resolves.toEqual([1, 2]);
+    expect(Date.now() - finishedAt).toBeLessThan(500);
+    expect(batches).toEqual([[1], [2]]);
+  });
 });

@@ -22,18 +22,18 @@ export class MicroBatcher<I, O> {
       this.pending.push({ input, resolve, reject });
       if (this.running >= this.maxRunning) return;
       if (this.pending.length >= this.maxSize) this.flush();
-      else this.schedule();
+      else this.schedule(this.gatherMs);
     });
   }
 
-  private schedule(): void {
+  private schedule(delayMs: number): void {
     if (this.scheduled) return;
     this.scheduled = true;
     const run = () => {
       this.scheduled = false;
       this.flush();
     };
-    if (this.gatherMs > 0) setTimeout(run, this.gatherMs);
+    if (delayMs > 0) setTimeout(run, delayMs);
     else setImmediate(run);
   }
 
@@ -48,8 +48,9 @@ export class MicroBatcher<I, O> {
       )
       .finally(() => {
         this.running -= 1;
+        // The calls that came meanwhile have waited already: they run at once.
         if (this.pending.length >= this.maxSize) this.flush();
-        else if (this.pending.length > 0) this.schedule();
+        else if (this.pending.length > 0) this.schedule(0);
       });
   }
 }
