@@ -35,6 +35,25 @@ describe('webhook delivery through the real stack', () => {
     await receiver.close();
   });
 
+  it('sends to the new URL from the event right after a change, though the worker held the webhook for its last attempt', async () => {
+    // The worker holds what it read for an attempt for the next ones (WEBHOOK_READ_FRESH_MS); only the
+    // announcement of the change can make the next event meet the new URL this soon.
+    const [first, second] = [uniquePath('held-url-a'), uniquePath('held-url-b')];
+    const hook = await createWebhook(api, receiver.url(first), ['row.created']);
+    const deliverTo = async (path: string) => {
+      const started = Date.now();
+      const event = await events.publish(orgId, 'row.created');
+      await eventually(() => expect(receiver.at(path).some((request) => request.headers['webhook-id'] === event.id)).toBe(true));
+      return Date.now() - started;
+    };
+    await deliverTo(first);
+    expect((await api.patch(`/webhooks/${hook.id}`, { url: receiver.url(second) })).status).toBe(200);
+    const took = await deliverTo(second);
+    expect(receiver.at(first)).toHaveLength(1);
+    // Meaningful only while the worker would still go by the webhook it held.
+    expect(took).toBeLessThan(WEBHOOK_READ_FRESH_MS);
+  });
+
   it('POSTs the event, signed, with every contract header, once', async () => {
     const path = uniquePath('signed');
     const hook = await createWebhook(api, receiver.url(path), ['row.created']);
