@@ -19,8 +19,8 @@ export class WorkerModule {
       imports: [
         ServiceCoreModule.forRoot({ name: 'webhooks-worker', config, database: true }),
         DispatcherCoreModule.forRoot(config),
-        // For the announcements of changed webhooks, which the webhooks its attempts hold are forgotten by.
-        NatsConnectionModule.forRoot('webhooks-worker'),
+        // Core NATS only, for the announcements of changed webhooks, which the webhooks its attempts hold are forgotten by.
+        NatsConnectionModule.forRoot('webhooks-worker', { eventsStream: false }),
       ],
       providers: [InFlightLeases, WorkerSlots, ParkedJobsSweeper, DeliveryWebhooks, DeliveryProcessor, DeliveryWorker, DeliveryQueueHealthIndicator],
     };

@@ -34,7 +34,7 @@ export class DeliveryQueue implements OnApplicationShutdown {
    * together, in that order, on the one connection: Redis has the note before any job that needs it.
    */
   async add(jobs: Array<ReturnType<typeof deliveryJob>>, again: readonly string[] = []): Promise<number> {
-    const carriedNow = again.length === 0 ? new Set<string>() : new Set(await this.carriedBy(again).then((owners) => again.filter((_, i) => owners[i] !== null)));
+    const carriedNow = new Set(await this.carriedBy(again).then((owners) => again.filter((_, i) => owners[i] !== null)));
     const kept = jobs.filter((job) => !carriedNow.has(deliveryJobId(job.data)));
     const carried = kept.flatMap((job) => (job.data.more ?? []).map((delivery) => [delivery.seriesId, deliveryJobId(job.data)]));
     await Promise.all([carried.length > 0 ? this.redis.hset(this.carriedKey(), Object.fromEntries(carried)) : undefined, kept.length > 0 ? this.queue.addBulk(kept) : undefined]);

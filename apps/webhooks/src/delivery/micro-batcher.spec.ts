@@ -17,7 +17,7 @@ describe('MicroBatcher', () => {
     const batcher = new MicroBatcher<number, number>(async (inputs) => {
       sizes.push(inputs.length);
       return inputs;
-    }, 2);
+    }, { maxSize: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.add(n)));
     expect(sizes).toEqual([2, 2, 1]);
   });
@@ -62,9 +62,7 @@ describe('MicroBatcher', () => {
         batches.push(inputs);
         return inputs;
       },
-      500,
-      1,
-      30,
+      { gatherMs: 30 },
     );
     const first = batcher.add(1);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -82,9 +80,7 @@ describe('MicroBatcher', () => {
         if (batches.length === 1) await new Promise<void>((resolve) => (finish = resolve));
         return inputs;
       },
-      500,
-      1,
-      1_000,
+      { gatherMs: 1_000 },
     );
     const first = batcher.add(1);
     await new Promise((resolve) => setTimeout(resolve, 1_050));

@@ -10,12 +10,18 @@ export class MicroBatcher<I, O> {
   private scheduled = false;
   private running = 0;
 
+  private readonly maxSize: number;
+  private readonly maxRunning: number;
+  private readonly gatherMs: number;
+
   constructor(
     private readonly run: (inputs: I[]) => Promise<O[]>,
-    private readonly maxSize = 500,
-    private readonly maxRunning = 1,
-    private readonly gatherMs = 0,
-  ) {}
+    { maxSize = 500, maxRunning = 1, gatherMs = 0 }: { maxSize?: number; maxRunning?: number; gatherMs?: number } = {},
+  ) {
+    this.maxSize = maxSize;
+    this.maxRunning = maxRunning;
+    this.gatherMs = gatherMs;
+  }
 
   add(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {

@@ -1,8 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
-import { backgroundWork, NATS_CONNECTION, WorkHealth } from '@platform/service';
+import { BackgroundLoop, NATS_CONNECTION } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
 import { eventsConsumed, jobsEnqueued, matchingSeconds } from '../delivery/delivery-metrics';
 import { DeliveryQueue } from '../delivery/delivery-queue';
@@ -51,11 +50,16 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   private reading?: Promise<void>;
   private consuming = false;
   private pending: JsMsg[] = [];
-  private flushing?: Promise<void>;
-  /** Set while the next batch waits for GATHER_MS since the last one started. */
-  private gathering?: NodeJS.Timeout;
-  private lastStarted = -Infinity;
-  private readonly health = new WorkHealth();
+  /** Stores what is pending, a batch at a time, woken by every message; GATHER_MS at least from one batch's start to the next. */
+  private readonly batches = new BackgroundLoop(this.logger, () => this.storeNext(), {
+    name: 'event-fan-out',
+    owner: 'webhooks',
+    failure: 'storing a batch of events failed',
+    // Only a fallback: every message wakes the loop.
+    idleMs: PULL_EXPIRES_MS,
+    backoffMs: RETRY_AFTER_FAILURE_MS,
+    minGapMs: GATHER_MS,
+  });
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -88,12 +92,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     const consumer = await this.nc.jetstream().consumers.get(EVENTS_STREAM, durable);
     this.messages = await consumer.consume({ max_messages: MAX_BATCH, expires: PULL_EXPIRES_MS });
     this.consuming = true;
-    backgroundWork.register({
-      name: 'event-fan-out',
-      owner: 'webhooks',
-      schedule: `per event of the JetStream consumer ${durable} on ${EVENTS_STREAM}`,
-      health: () => ({ ...this.health.report(), running: this.consuming }),
-    });
+    this.batches.start();
     this.reading = this.read(this.messages);
     this.logger.log({ durable }, 'event fan-out consuming');
   }
@@ -108,46 +107,26 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     await this.messages?.close().catch(() => undefined);
     await this.reading;
     // What was not stored is not acked: JetStream hands it to a replica again.
-    clearTimeout(this.gathering);
-    await this.flushing;
-    backgroundWork.remove('event-fan-out');
+    await this.batches.stop();
   }
 
   private async read(messages: ConsumerMessages): Promise<void> {
     try {
       for await (const message of messages) {
         this.pending.push(message);
-        this.kick();
+        this.batches.wake();
       }
     } catch (error) {
-      this.health.failed(error);
       this.logger.error({ err: error }, 'event consumer stopped');
     } finally {
       this.consuming = false;
     }
   }
 
-  /**
-   * Starts storing what is pending unless a batch is being stored (its end picks up the rest) or the next
-   * waits for GATHER_MS since the last one started.
-   */
-  private kick(): void {
-    if (this.flushing || this.gathering || this.pending.length === 0) return;
-    const waitMs = this.lastStarted + GATHER_MS - performance.now();
-    if (waitMs > 0) {
-      this.gathering = setTimeout(() => {
-        this.gathering = undefined;
-        this.kick();
-      }, waitMs);
-      return;
-    }
-    this.lastStarted = performance.now();
-    this.flushing = this.fanOut(this.nextBatch())
-      .then(() => this.health.succeeded())
-      .finally(() => {
-        this.flushing = undefined;
-        this.kick();
-      });
+  /** Stores the batch at the front of what is pending; answers whether more is waiting. */
+  private async storeNext(): Promise<boolean> {
+    if (this.pending.length > 0) await this.fanOut(this.nextBatch());
+    return this.pending.length > 0;
   }
 
   /** The pending messages at the front, up to MAX_BATCH of them and MAX_BATCH_BYTES (at least one). */

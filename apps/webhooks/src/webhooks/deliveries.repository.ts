@@ -42,15 +42,13 @@ export interface DeliveryFilter {
   eventType?: string;
 }
 
-/** One row per attempt. */
-/** Attempts recorded in one statement at most. */
-const RECORDED_PER_STATEMENT = 500;
 /**
  * How long the first attempt to end waits for others to be recorded with it: a steady stream of single
  * events then costs Postgres a statement per few attempts instead of one each.
  */
 const RECORD_GATHER_MS = 5;
 
+/** One row per attempt. */
 @Injectable()
 export class DeliveriesRepository {
   constructor(private readonly db: Database) {}
@@ -103,7 +101,7 @@ export class DeliveriesRepository {
     );
     const inserted = new Set(rows.map((row) => row.id));
     return deliveries.map((d) => inserted.has(d.id));
-  }, RECORDED_PER_STATEMENT, 1, RECORD_GATHER_MS);
+  }, { gatherMs: RECORD_GATHER_MS });
 
   async record(delivery: DeliveryRecord): Promise<boolean> {
     try {

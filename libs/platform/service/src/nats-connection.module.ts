@@ -6,16 +6,19 @@ import { connectionModule } from './connection.module';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
-/** One NATS connection per process for JetStream and core publishes; drained at shutdown. */
+/**
+ * One NATS connection per process for JetStream and core publishes; drained at shutdown. It makes sure of
+ * the EVENTS stream at start-up, unless the process only uses core NATS (`eventsStream: false`).
+ */
 @Module({})
 export class NatsConnectionModule {
-  static forRoot(name: string): DynamicModule {
+  static forRoot(name: string, { eventsStream = true }: { eventsStream?: boolean } = {}): DynamicModule {
     return connectionModule(NatsConnectionModule, {
       token: NATS_CONNECTION,
       key: 'nats',
       open: async (config: ServiceConfig) => {
         const nc = await connectNats(config.NATS_URL, name);
-        await ensureEventsStream(nc, config.JETSTREAM_REPLICAS);
+        if (eventsStream) await ensureEventsStream(nc, config.JETSTREAM_REPLICAS);
         return nc;
       },
       probe: async (nc: NatsConnection) => {
