@@ -22,11 +22,14 @@ const HEAD_CONCURRENCY = 8;
 /** Every `{upload_id}` in the rows' arrays: the candidates phase one looks up. Bounded like the values themselves. */
 function uploadIdsIn(rows: ReadonlyArray<Record<string, unknown>>): string[] {
   const ids = new Set<string>();
-  for (const value of rows.flatMap((data) => Object.values(data))) {
-    if (!Array.isArray(value) || value.length > MAX_ATTACHMENTS) continue;
-    for (const entry of value) {
-      const id = (entry as { upload_id?: unknown } | null)?.upload_id;
-      if (isUuid(id)) ids.add(id.toLowerCase());
+  for (const data of rows) {
+    for (const value of Object.values(data)) {
+      if (!Array.isArray(value) || value.length > MAX_ATTACHMENTS) continue;
+      for (const entry of value) {
+        if (typeof entry !== 'object' || entry === null) continue;
+        const id = (entry as { upload_id?: unknown }).upload_id;
+        if (isUuid(id)) ids.add(id.toLowerCase());
+      }
     }
   }
   return [...ids];

@@ -51,4 +51,35 @@ describe('checkRowValuesSize', () => {
       details: { field: 'rows[0].data' },
     });
   });
+
+  it('refuses a row one byte over the limit whatever its values are made of (the bound that skips measuring never falls short)', () => {
+    const multi: Field = { ...longText('m'), id: '00000000-0000-4000-8000-000000000002', fieldType: 'multi_select', column: 'f_m' };
+    const number: Field = { ...longText('n'), id: '00000000-0000-4000-8000-000000000003', fieldType: 'number', column: 'f_n' };
+    const all = [...fields, multi, number];
+    // Written as \u0001 (6 bytes), as \" (2), as € (3 bytes): each fills the row to exactly the limit, then one byte more.
+    for (const unit of ['\u0001', '"', '€', 'x']) {
+      const base = { a: '', b: 'yy', m: ['p', 'q'], n: -2.2250738585072014e-308 };
+      const unitBytes = Buffer.byteLength(JSON.stringify(unit)) - 2;
+      const room = ROW_DATA_MAX_BYTES - Buffer.byteLength(JSON.stringify(base));
+      const fill = unit.repeat(Math.floor(room / unitBytes));
+      const pad = 'x'.repeat(room - fill.length * unitBytes);
+      const values = (extra: string) =>
+        new Map<Field, unknown>([
+          [all[0], fill + pad + extra],
+          [all[1], base.b],
+          [multi, base.m],
+          [number, base.n],
+        ]);
+      expect(Buffer.byteLength(JSON.stringify({ ...base, a: fill + pad }))).toBe(ROW_DATA_MAX_BYTES);
+      expect(() => checkRowValuesSize(all, values(''))).not.toThrow();
+      expect(refusal(() => checkRowValuesSize(all, values('x')))).toMatchObject({ details: { field: 'data' } });
+    }
+  });
+
+  it('measures a row whose values are not plain (files as objects) as written', () => {
+    const files: Field = { ...longText('f'), fieldType: 'attachment', column: 'f_f' };
+    const big = [{ id: 'x'.repeat(ROW_DATA_MAX_BYTES) }];
+    expect(refusal(() => checkRowValuesSize([files], new Map([[files, big]])))).toMatchObject({ details: { field: 'data' } });
+    expect(() => checkRowValuesSize([files], new Map([[files, [{ id: 'small' }]]]))).not.toThrow();
+  });
 });

@@ -9,7 +9,43 @@ export function checkRowSize(data: Record<string, unknown>, path = 'data'): void
   }
 }
 
-/** checkRowSize of a whole row given as values by field (a field without one is null). */
+/** The most UTF-8 bytes a JSON number takes (`-2.2250738585072014e-308`). */
+const NUMBER_BYTES_AT_MOST = 24;
+
+/**
+ * At least the UTF-8 bytes of `value` as JSON, without writing it: a UTF-16 unit takes at most 6 bytes
+ * (`\uXXXX`). Undefined for a value other than a string, number, boolean, null or a list of them.
+ */
+function jsonBytesAtMost(value: unknown): number | undefined {
+  if (value === null || value === undefined) return 4;
+  switch (typeof value) {
+    case 'string':
+      return 2 + 6 * value.length;
+    case 'number':
+      return NUMBER_BYTES_AT_MOST;
+    case 'boolean':
+      return 5;
+  }
+  if (!Array.isArray(value)) return undefined;
+  let bytes = 2;
+  for (const item of value) {
+    const itemBytes = typeof item === 'object' && item !== null ? undefined : jsonBytesAtMost(item);
+    if (itemBytes === undefined) return undefined;
+    bytes += itemBytes + 1;
+  }
+  return bytes;
+}
+
+/**
+ * checkRowSize of a whole row given as values by field (a field without one is null). A row whose bound
+ * (jsonBytesAtMost) is within the limit is not written out: the bound only says when to measure.
+ */
 export function checkRowValuesSize(fields: readonly Field[], values: Map<Field, unknown>, path = 'data'): void {
-  checkRowSize(Object.fromEntries(fields.map((field) => [field.slug, values.get(field) ?? null])), path);
+  let bound = 2;
+  for (const field of fields) {
+    const bytes = jsonBytesAtMost(values.get(field));
+    if (bytes === undefined) return checkRowSize(Object.fromEntries(fields.map((one) => [one.slug, values.get(one) ?? null])), path);
+    bound += 6 * field.slug.length + 4 + bytes;
+    if (bound > ROW_DATA_MAX_BYTES) return checkRowSize(Object.fromEntries(fields.map((one) => [one.slug, values.get(one) ?? null])), path);
+  }
 }

@@ -145,12 +145,13 @@ export class RowsRepository {
         ON CONFLICT (id) DO NOTHING RETURNING id),
       counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertWrittenStatement(rows[0].event, events, 'inserted', (value) => params.add(value))})
-      SELECT coalesce(array_agg(id), '{}') AS ids, now() AS at FROM inserted`;
+      SELECT count(*)::int AS n, CASE WHEN count(*) < ${params.add(rows.length)} THEN coalesce(array_agg(id), '{}') END AS ids, now() AS at FROM inserted`;
     const {
-      rows: [{ ids, at }],
-    } = await queryRecurring<{ ids: string[]; at: Date }>(this.db, sql, params.values);
-    if (ids.length > 0) TABLES_OUTBOX.written(this.db);
-    return { written: new Set(ids), at };
+      rows: [{ n, ids, at }],
+    } = await queryRecurring<{ n: number; ids: string[] | null; at: Date }>(this.db, sql, params.values);
+    if (n > 0) TABLES_OUTBOX.written(this.db);
+    // The ids come back only when some row was left out (a resent id): otherwise every row was written.
+    return { written: new Set(ids ?? rows.map((row) => row.id)), at };
   }
 
   /** Locks the rows in id order (so two batches over the same rows cannot deadlock); answers those that exist. */
@@ -236,18 +237,26 @@ export class RowsRepository {
 }
 
 /**
+ * A row's value of `field`, by the field's id: creates gathered from several requests may each hold their
+ * own copy of the same table version (the same Field object, the common case, is found at once).
+ */
+function valueOfField(values: Map<Field, unknown>, field: Field): unknown {
+  if (values.has(field)) return values.get(field);
+  for (const [held, value] of values) if (held.id === field.id) return value;
+  return undefined;
+}
+
+/**
  * Rows as one parameter per column, unnested into a source to INSERT ... SELECT from, in the given order
  * (`input.ord`). Arrays of arrays cannot be unnested, so list values (multi_select) travel as JSON text and
  * are turned back into text[] in SQL.
  */
 function unnestedRows(params: SqlParameters, table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown> }>) {
   const ids = params.add(rows.map((row) => row.id));
-  // By field id: creates gathered from several requests may each hold their own copy of the same table version.
-  const valuesById = rows.map(({ values }) => new Map([...values].map(([field, value]) => [field.id, value])));
   const inputs = table.fields.map((field) => {
     const list = field.fieldType === 'multi_select';
-    const column = valuesById.map((values) => {
-      const value = columnParameter(field, values.get(field.id) ?? null);
+    const column = rows.map(({ values }) => {
+      const value = columnParameter(field, valueOfField(values, field) ?? null);
       return list && value !== null ? JSON.stringify(value) : value;
     });
     return `${params.add(column)}::${list ? 'text' : COLUMN_KINDS[field.fieldType].castType}[]`;

@@ -47,7 +47,8 @@ function readEvent(value: unknown): { parsed: ParsedEvent; asWritten: boolean } 
  * event is left out: it can never become one, so it is dropped rather than retried.
  */
 export function parseMessage(bytes: Uint8Array): ParsedMessage {
-  const text = Buffer.from(bytes).toString('utf8');
+  // Read in place: Buffer.from(bytes) alone would copy the message first.
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -52,6 +52,21 @@ function shapeProblem(value: unknown, type: ContractClass | undefined, path: str
   return undefined;
 }
 
+/**
+ * The value without its free-form JSON properties, in it and its nested contract objects: class-transformer
+ * would copy every value inside them, only for restoreJsonData to put the originals back.
+ */
+function withoutJsonData(value: unknown, type: ContractClass | undefined): unknown {
+  if (Array.isArray(value)) return type ? value.map((item) => withoutJsonData(item, type)) : value;
+  if (!type || !isPlainObject(value)) return value;
+  const free = jsonDataProperties(type);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (!free.includes(key)) copy[key] = withoutJsonData(value[key], nestedClass(type, key));
+  }
+  return copy;
+}
+
 /** Puts the free-form JSON properties back exactly as sent, in the instance and its nested contract objects. */
 function restoreJsonData(instance: object, plain: Record<string, unknown>): void {
   const target = instance as Record<string, unknown>;
@@ -85,7 +100,7 @@ export function validateInput<T extends object>(type: new () => T, value: unknow
   if (!isPlainObject(value)) throw AppError.validation('body', 'must be a JSON object');
   const problem = shapeProblem(value, type, '');
   if (problem) throw AppError.validation(problem.field, problem.reason);
-  const instance = plainToInstance(type, value, { exposeDefaultValues: true });
+  const instance = plainToInstance(type, withoutJsonData(value, type), { exposeDefaultValues: true });
   restoreJsonData(instance, value);
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
   if (errors.length > 0) throw validationErrorFrom(errors);
