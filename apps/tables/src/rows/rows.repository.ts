@@ -127,22 +127,27 @@ export class RowsRepository {
    * Creates single rows that arrived together (RowCreateGroups), or a batch, in one statement: the rows, one
    * slot of the row counter, and one outbox entry that carries the events (`body`: each one's JSON) of the
    * rows written, in their order, as one message. A row whose id is already taken (a create sent again) is
-   * left out with its event; nothing is written unless the table still has the version the values were
+   * left out with its event; `rowIds: 'new'` says no id can be (the service drew them all), and spares the
+   * insert its check of each. Nothing is written unless the table still has the version the values were
    * checked against. Answers the ids of the rows written and when they were written (their `created_at` and
    * `updated_at`, the statement's `now()`): the caller has their values. Its text is the same for every
    * write of the table's fields, so each connection plans it once (queryRecurring).
    */
-  async createTogether(table: UserTable, rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>): Promise<{ written: Set<string>; at: Date }> {
+  async createTogether(
+    table: UserTable,
+    rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>,
+    rowIds: 'new' | 'maybe sent again' = 'maybe sent again',
+  ): Promise<{ written: Set<string>; at: Date }> {
     const params = new SqlParameters();
     const input = unnestedRows(params, table, rows);
     const events = {
       ids: params.add(rows.map((row) => row.event.id)),
-      rowIds: params.add(rows.map((row) => row.id)),
+      rowIds: input.ids,
       bodies: params.add(jsonTexts(rows.map((row) => row.body))),
     };
     const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
-        ON CONFLICT (id) DO NOTHING RETURNING id),
+        ${rowIds === 'new' ? '' : 'ON CONFLICT (id) DO NOTHING '}RETURNING id),
       counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertWrittenStatement(rows[0].event, events, 'inserted', (value) => params.add(value))})
       SELECT count(*)::int AS n, CASE WHEN count(*) < ${params.add(rows.length)} THEN coalesce(array_agg(id), '{}') END AS ids, now() AS at FROM inserted`;
@@ -266,6 +271,8 @@ function unnestedRows(params: SqlParameters, table: UserTable, rows: ReadonlyArr
   );
   const aliases = ['id', ...table.fields.map((_, i) => `c${i}`), 'ord'].join(', ');
   return {
+    /** The placeholder of the rows' ids. */
+    ids,
     columns: ['id', ...table.fields.map((field) => ident(field.column))].join(', '),
     values: ['input.id', ...outputs].join(', '),
     source: `unnest(${ids}::uuid[]${inputs.map((input) => `, ${input}`).join('')}) WITH ORDINALITY AS input(${aliases})`,
