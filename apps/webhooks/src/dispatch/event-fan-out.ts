@@ -12,6 +12,7 @@ import { ParsedEvent, parseMessage } from './event-envelope';
 import { fanOutJobs } from './fan-out-jobs';
 import { AimRechecks } from '../webhooks/aim-rechecks';
 import { ActiveSubscriptions } from './active-subscriptions';
+import type { SubscriptionIndex } from './subscription-index';
 
 const MAX_BATCH = 500;
 /**
@@ -42,6 +43,30 @@ const GATHER_MS = 2;
  * handed over twice finds its series already there, and gets a job of its own only when no job has it yet. Messages that arrive while a batch is being
  * stored form the next batch, so the batch size follows the load.
  */
+/**
+ * Each event with each webhook that wants it (the index answers them distinct), timed in CPU time, not
+ * the clock: a process that waits for a core meanwhile is not charged for it. Organizations without an
+ * active webhook have nothing to match, and nothing to time.
+ */
+function matchedPairs(
+  events: Iterable<StoredEvent>,
+  subscriptions: ReadonlyMap<string, SubscriptionIndex>,
+  dataOf: ReadonlyMap<string, unknown>,
+): Array<{ eventId: string; webhookId: string }> {
+  const pairs: Array<{ eventId: string; webhookId: string }> = [];
+  if ([...subscriptions.values()].every((index) => index.isEmpty)) return pairs;
+  const matchingStarted = process.cpuUsage();
+  for (const event of events) {
+    // Only the webhooks of the event's kind and table are looked at, and of those only the aims its row may meet are tested.
+    for (const webhookId of subscriptions.get(event.organizationId)?.webhooksFor(event, dataOf.get(event.id)) ?? []) {
+      pairs.push({ eventId: event.id, webhookId });
+    }
+  }
+  const matchingUsed = process.cpuUsage(matchingStarted);
+  matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
+  return pairs;
+}
+
 @Injectable()
 export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventFanOut');
@@ -191,17 +216,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         dataOf.set(event.id, event.data);
       }
       // Each event once (stored is keyed by its id), each of its webhooks once (the index answers them distinct).
-      const pairs: Array<{ eventId: string; webhookId: string }> = [];
-      // CPU time, not the clock: a process that waits for a core meanwhile is not charged for it.
-      const matchingStarted = process.cpuUsage();
-      for (const event of stored.values()) {
-        // Only the webhooks of the event's kind and table are looked at, and of those only the aims its row may meet are tested.
-        for (const webhookId of subscriptions.get(event.organizationId)?.webhooksFor(event, dataOf.get(event.id)) ?? []) {
-          pairs.push({ eventId: event.id, webhookId });
-        }
-      }
-      const matchingUsed = process.cpuUsage(matchingStarted);
-      matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
+      const pairs = matchedPairs(stored.values(), subscriptions, dataOf);
       // As written when every event is there once; an event handed over twice in one batch is stored from its own body.
       const asWritten = bodies && stored.size === events.length ? `[${bodies.join(',')}]` : undefined;
       const series = await this.store.storeFanOut([...stored.values()], pairs, asWritten);

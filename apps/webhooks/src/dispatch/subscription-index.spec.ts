@@ -132,3 +132,12 @@ describe('SubscriptionIndex: which webhooks an event goes to', () => {
     expect(calls.allows).toBe(3);
   });
 });
+
+describe('SubscriptionIndex.isEmpty', () => {
+  it('is true only for an organization without an active webhook', () => {
+    expect(new SubscriptionIndex([]).isEmpty).toBe(true);
+    const one = new SubscriptionIndex([{ id: randomUUID(), events: ['member.joined'], table_ids: null, aim: undefined }]);
+    expect(one.isEmpty).toBe(false);
+    expect(one.webhooksFor({ eventType: 'member.joined', tableId: null }, {})).toHaveLength(1);
+  });
+});

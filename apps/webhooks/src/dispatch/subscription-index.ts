@@ -48,6 +48,11 @@ export class SubscriptionIndex {
     }
   }
 
+  /** Whether the organization has no active webhook at all: no event of it needs matching. */
+  get isEmpty(): boolean {
+    return this.byKind.size === 0;
+  }
+
   /** The ids of the webhooks that want this event (`wantsEvent`) and whose aims let it through (`aimAllows`). */
   webhooksFor(event: EventScope, data: unknown): readonly string[] {
     return this.aimsFor(event).matching(data);
