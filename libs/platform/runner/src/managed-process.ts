@@ -31,11 +31,12 @@ const KEPT_LINES = 15;
  * carry the same; tests/deploy holds them to this list). Both trade a little GC work for memory, as
  * measured in bench/README.md: young-generation semi-spaces of 8 MiB instead of up to 16 keep an idle
  * service under 120 MiB resident while scavenging the batches in flight less often than 4 MiB did, and an
- * old generation allowed to grow to twice what survived its last full GC instead of V8's up to 4x keeps a
- * loaded one under 200 MiB. 1.5x kept it lower still, but marked the old generation about once a second
- * under batch creates: 13% more CPU per row across the processes.
+ * old generation allowed to grow to 1.75x what survived its last full GC instead of V8's up to 4x keeps a
+ * loaded one under 200 MiB. 1.5x marked the old generation about once a second under batch creates, for
+ * 8-13% more CPU per row across the processes; 2x saved no more than 1.75x and raised the peaks by 20-30 MiB
+ * (the million-row import's to 196).
  */
-export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--heap-growing-percent=100'];
+export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--heap-growing-percent=75'];
 
 /** One child process of the system: its output prefixed line by line, its readiness polled over HTTP. */
 export class ManagedProcess {
