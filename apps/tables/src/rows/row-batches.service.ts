@@ -84,7 +84,7 @@ export class RowBatchesService {
       return { ...row, event, body: JSON.stringify(event) };
     });
     if (!fitsOneEntry(creates.length, creates.reduce((bytes, create) => bytes + create.body.length, 0))) return 'too large';
-    const { written, at } = await withUniqueValues(table, () => this.rows.createTogether(table, creates, 'new'), {
+    const { written, at } = await withUniqueValues(table, () => this.rows.createTogether(table, creates, 'never'), {
       values: rows.map((row) => row.values),
       pathOf: (i) => `rows[${i}].data`,
     });

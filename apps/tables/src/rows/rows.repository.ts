@@ -127,7 +127,7 @@ export class RowsRepository {
    * Creates single rows that arrived together (RowCreateGroups), or a batch, in one statement: the rows, one
    * slot of the row counter, and one outbox entry that carries the events (`body`: each one's JSON) of the
    * rows written, in their order, as one message. A row whose id is already taken (a create sent again) is
-   * left out with its event; `rowIds: 'new'` says no id can be (the service drew them all), and spares the
+   * left out with its event; `resent: 'never'` says none can be (the service drew every id), and spares the
    * insert its check of each. Nothing is written unless the table still has the version the values were
    * checked against. Answers the ids of the rows written and when they were written (their `created_at` and
    * `updated_at`, the statement's `now()`): the caller has their values. Its text is the same for every
@@ -136,7 +136,7 @@ export class RowsRepository {
   async createTogether(
     table: UserTable,
     rows: ReadonlyArray<{ id: string; values: Map<Field, unknown>; event: DomainEvent; body: string }>,
-    rowIds: 'new' | 'maybe sent again' = 'maybe sent again',
+    resent: 'maybe' | 'never' = 'maybe',
   ): Promise<{ written: Set<string>; at: Date }> {
     const params = new SqlParameters();
     const input = unnestedRows(params, table, rows);
@@ -147,7 +147,7 @@ export class RowsRepository {
     };
     const sql = `WITH guard AS (${versionGuard(params, table)}),
       inserted AS (INSERT INTO ${qualified(table.storageName)} (${input.columns}) SELECT ${input.values} FROM ${input.source}, guard ORDER BY input.ord
-        ${rowIds === 'new' ? '' : 'ON CONFLICT (id) DO NOTHING '}RETURNING id),
+        ${resent === 'never' ? '' : 'ON CONFLICT (id) DO NOTHING '}RETURNING id),
       counted AS (${countInserted(params, table)}),
       published AS (${TABLES_OUTBOX.insertWrittenStatement(rows[0].event, events, 'inserted', (value) => params.add(value))})
       SELECT count(*)::int AS n, CASE WHEN count(*) < ${params.add(rows.length)} THEN coalesce(array_agg(id), '{}') END AS ids, now() AS at FROM inserted`;

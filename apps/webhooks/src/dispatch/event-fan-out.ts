@@ -37,13 +37,6 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 const GATHER_MS = 2;
 
 /**
- * The durable JetStream consumer: keeps every event in the event store with one delivery series per
- * matching active webhook, adds jobs for the open series (a webhook's series of one batch together, see
- * fanOutJobs), and acks only once both are stored. Several processes share the durable consumer; an event
- * handed over twice finds its series already there, and gets a job of its own only when no job has it yet. Messages that arrive while a batch is being
- * stored form the next batch, so the batch size follows the load.
- */
-/**
  * Each event with each webhook that wants it (the index answers them distinct), timed in CPU time, not
  * the clock: a process that waits for a core meanwhile is not charged for it. Organizations without an
  * active webhook have nothing to match, and nothing to time.
@@ -67,6 +60,13 @@ function matchedPairs(
   return pairs;
 }
 
+/**
+ * The durable JetStream consumer: keeps every event in the event store with one delivery series per
+ * matching active webhook, adds jobs for the open series (a webhook's series of one batch together, see
+ * fanOutJobs), and acks only once both are stored. Several processes share the durable consumer; an event
+ * handed over twice finds its series already there, and gets a job of its own only when no job has it yet. Messages that arrive while a batch is being
+ * stored form the next batch, so the batch size follows the load.
+ */
 @Injectable()
 export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventFanOut');
