@@ -35,15 +35,22 @@ export function rowDataOf(fields: readonly Field[], values: Map<Field, unknown>)
 }
 
 /**
+ * A row's value of `field`, by the field's id: creates gathered from several requests may each hold their
+ * own copy of the same table version (the same Field object, the common case, is found at once).
+ */
+export function valueOfField(values: Map<Field, unknown>, field: Field): unknown {
+  if (values.has(field)) return values.get(field);
+  for (const [held, value] of values) if (held.id === field.id) return value;
+  return undefined;
+}
+
+/**
  * The record a create's statement would read back, from the values it wrote (the shape of rowDataOf) and
  * the time it wrote them (a new row's `created_at` and `updated_at` are both the statement's `now()`).
- * Matched by field id: creates gathered from several requests may each hold their own copy of the table.
  */
 export function writtenRecord(fields: readonly Field[], id: string, values: Map<Field, unknown>, at: Date): RowRecord {
-  const byId = new Map<string, unknown>();
-  for (const [field, value] of values) byId.set(field.id, value);
   const record: RowRecord = { id, created_at: at, updated_at: at };
-  for (const field of fields) record[outputName(field)] = byId.has(field.id) ? byId.get(field.id) : null;
+  for (const field of fields) record[outputName(field)] = valueOfField(values, field) ?? null;
   return record;
 }
 

@@ -10,7 +10,7 @@ import { uniqueKeyExpression } from '../storage/rows-ddl';
 import type { UserTable } from '../tables/user-table';
 import { ROW_COUNTS_TABLE, TABLES_OUTBOX, USER_TABLES_TABLE } from '../tables-schema';
 import { ROW_COUNT_SLOTS } from '../tables/user-table.repository';
-import { columnParameter, RowRecord, rowSelectList } from './row-record';
+import { columnParameter, RowRecord, rowSelectList, valueOfField } from './row-record';
 import type { RowOrder } from './row-sort';
 
 export interface RowPageQuery {
@@ -239,16 +239,6 @@ export class RowsRepository {
     const { rows } = await this.db.query<{ total: string }>(`SELECT count(*) AS total FROM ${qualified(table.storageName)} WHERE ${where}`, params);
     return Number(rows[0].total);
   }
-}
-
-/**
- * A row's value of `field`, by the field's id: creates gathered from several requests may each hold their
- * own copy of the same table version (the same Field object, the common case, is found at once).
- */
-function valueOfField(values: Map<Field, unknown>, field: Field): unknown {
-  if (values.has(field)) return values.get(field);
-  for (const [held, value] of values) if (held.id === field.id) return value;
-  return undefined;
 }
 
 /**
