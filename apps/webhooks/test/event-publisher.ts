@@ -17,6 +17,13 @@ export class EventPublisher {
     return event;
   }
 
+  /** Publishes events of one kind in one message, as a relay publishes the creates of a batch: a JSON array under one message id. */
+  async publishTogether(organizationId: string, kind: string, data: unknown[]): Promise<DomainEvent[]> {
+    const sent: DomainEvent[] = data.map((one) => ({ id: randomUUID(), event: kind, timestamp: new Date().toISOString(), organization_id: organizationId, data: one }));
+    await this.nc.jetstream().publish(eventSubject(organizationId, kind), new TextEncoder().encode(JSON.stringify(sent)), { msgID: randomUUID() });
+    return sent;
+  }
+
   /** Publishes an event under a message id of the caller's choice, as a second publisher of the same event would. */
   async publishAs(event: DomainEvent, msgID: string): Promise<void> {
     await this.nc.jetstream().publish(eventSubject(event.organization_id, event.event), new TextEncoder().encode(JSON.stringify(event)), { msgID });

@@ -5,7 +5,7 @@ import { Database } from '@platform/persistence';
 import { Client } from 'pg';
 import { EventStoreRepository, PRUNE_LOCK, SeriesCursor } from '../src/event-store/event-store.repository';
 import { EventPublisher } from './event-publisher';
-import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+import { createWebhook, deliveriesOf, recoverAndWait, sleep, uniquePath } from './webhook-fixtures';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** The stack runs with WEBHOOK_RETRY_DELAYS=200ms,400ms,600ms,800ms,1s. */
@@ -65,6 +65,52 @@ describe('event store', () => {
     expect(others).toHaveLength(0);
     const [delivery] = await deliveriesOf(api, subscribed.id);
     expect(delivery).toMatchObject({ event_id: event.id, success: true, next_retry_at: null });
+  });
+
+  it('keeps a message whose organization has no active webhook whole, reads it one event per row, and recovers its events', async () => {
+    const quiet = await createTestOrg();
+    const quietApi = apiClient(quiet.key);
+    const path = uniquePath('store-whole');
+    const hook = await createWebhook(quietApi, receiver.url(path), ['row.created']);
+    expect((await quietApi.patch(`/webhooks/${hook.id}`, { active: false })).status).toBe(200);
+    const since = new Date().toISOString();
+    const table = randomUUID();
+    const together = await events.publishTogether(quiet.orgId, 'row.created', [{ table_id: table, n: 1 }, { table_id: table, note: 'Zoë ✓ \u2028' }]);
+    const single = await events.publish(quiet.orgId, 'row.created', { table_id: 'not a table' });
+    const sent = [...together, single].sort((a, b) => a.id.localeCompare(b.id));
+    const readApart = async () =>
+      (await db.query(`SELECT id, organization_id, event_type, table_id, body FROM webhooks.stored_events WHERE organization_id = $1 ORDER BY id`, [quiet.orgId])).rows;
+    const stored = await eventually(async () => {
+      const rows = await readApart();
+      expect(rows).toHaveLength(3);
+      return rows;
+    });
+    expect(stored).toEqual(
+      sent.map((event) => ({ id: event.id, organization_id: quiet.orgId, event_type: 'row.created', table_id: event === single ? null : table, body: JSON.stringify(event) })),
+    );
+    const count = async (table: string) => (await db.query(`SELECT count(*)::int AS n FROM webhooks.${table} WHERE organization_id = $1`, [quiet.orgId])).rows[0].n;
+    expect({ messages: await count('event_messages'), events: await count('events') }).toEqual({ messages: 2, events: 0 });
+
+    // A message handed over again (its fan-out died before the ack) is kept once.
+    const source = new Database({ url: testDatabaseUrl(), poolSize: 1, organizationShare: 1, applicationName: 'event-store-spec' });
+    try {
+      const again = { id: randomUUID(), organizationId: quiet.orgId, body: JSON.stringify([]) };
+      await new EventStoreRepository(source).storeMessages([again, again]);
+      await new EventStoreRepository(source).storeMessages([again]);
+      expect(await count('event_messages')).toBe(3);
+    } finally {
+      await source.close();
+    }
+
+    expect(receiver.at(path)).toHaveLength(0);
+    expect((await quietApi.patch(`/webhooks/${hook.id}`, { active: true })).status).toBe(200);
+    expect((await recoverAndWait(quietApi, hook.id, { since })).queued).toBe(3);
+    await eventually(() => expect(receiver.at(path).map((hit) => hit.body.toString('utf8')).sort()).toEqual(stored.map((event) => event.body).sort()));
+    // Each event is copied to a row of its own for its series, and read once.
+    expect(await readApart()).toEqual(stored);
+    expect(await count('events')).toBe(3);
+    await eventually(async () => expect((await deliveriesOf(quietApi, hook.id, '?success=true')).length).toBe(3));
+    expect((await recoverAndWait(quietApi, hook.id, { since })).queued).toBe(0);
   });
 
   it('keeps one series for an event handed over twice', async () => {
@@ -174,6 +220,8 @@ describe('event store', () => {
       const deliveryId = randomUUID();
       const at = new Date(Date.now() - ageDays * 86_400_000);
       await db.query(`INSERT INTO webhooks.events (id, organization_id, event_type, body, received_at) VALUES ($1, $2, 'row.created', '{}', $3)`, [eventId, orgId, at]);
+      // A message kept whole as old, named like the event.
+      await db.query(`INSERT INTO webhooks.event_messages (id, organization_id, body, received_at) VALUES ($1, $2, '[]', $3)`, [eventId, orgId, at]);
       await db.query(`INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger, finished_at, created_at) VALUES ($1, $2, $3, 'event', $4, $4)`, [
         randomUUID(),
         hook.id,
@@ -190,6 +238,7 @@ describe('event store', () => {
     const kept = async (stored: { eventId: string; deliveryId: string }) => {
       const { rows } = await db.query(
         `SELECT (SELECT count(*)::int FROM webhooks.events WHERE id = $1) AS events,
+                (SELECT count(*)::int FROM webhooks.event_messages WHERE id = $1) AS messages,
                 (SELECT count(*)::int FROM webhooks.delivery_series WHERE event_id = $1) AS series,
                 (SELECT count(*)::int FROM webhooks.deliveries WHERE id = $2) AS deliveries`,
         [stored.eventId, stored.deliveryId],
@@ -208,24 +257,25 @@ describe('event store', () => {
       try {
         await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [PRUNE_LOCK]);
         expect(await store.pruneBatch(cutoff, 5_000)).toBeUndefined();
-        expect(await kept(old)).toEqual({ events: 1, series: 1, deliveries: 1 });
+        expect(await kept(old)).toEqual({ events: 1, messages: 1, series: 1, deliveries: 1 });
         await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [PRUNE_LOCK]);
         const pruned = await store.pruneBatch(cutoff, 5_000);
         expect(pruned?.events).toBeGreaterThanOrEqual(1);
+        expect(pruned?.messages).toBeGreaterThanOrEqual(1);
         expect(pruned?.deliveries).toBeGreaterThanOrEqual(1);
-        expect(await kept(old)).toEqual({ events: 0, series: 0, deliveries: 0 });
-        expect(await kept(recent)).toEqual({ events: 1, series: 1, deliveries: 1 });
+        expect(await kept(old)).toEqual({ events: 0, messages: 0, series: 0, deliveries: 0 });
+        expect(await kept(recent)).toEqual({ events: 1, messages: 1, series: 1, deliveries: 1 });
       } finally {
         await holder.end();
       }
     });
 
-    it('prunes events, their series and delivery records past EVENT_RETENTION_DAYS in the background at start-up', async () => {
+    it('prunes events, messages kept whole, their series and delivery records past EVENT_RETENTION_DAYS in the background at start-up', async () => {
       const old = await storeEvent(31);
       const recent = await storeEvent(29);
       started.push(await startProcess('webhooks', { WEBHOOK_CONSUMER_ENABLED: 'false', EVENT_RETENTION_DAYS: '30' }));
-      await eventually(async () => expect(await kept(old)).toEqual({ events: 0, series: 0, deliveries: 0 }), { timeoutMs: 30_000 });
-      expect(await kept(recent)).toEqual({ events: 1, series: 1, deliveries: 1 });
+      await eventually(async () => expect(await kept(old)).toEqual({ events: 0, messages: 0, series: 0, deliveries: 0 }), { timeoutMs: 30_000 });
+      expect(await kept(recent)).toEqual({ events: 1, messages: 1, series: 1, deliveries: 1 });
       expect(await deliveriesOf(api, old.webhookId)).toEqual([]);
       expect(await deliveriesOf(api, recent.webhookId)).toHaveLength(1);
     }, 120_000);

@@ -1,3 +1,4 @@
+import { isUuid } from './ids';
 /** The JetStream stream every context publishes its events to, and how subjects are formed. */
 export const EVENTS_STREAM = 'EVENTS';
 export const EVENTS_SUBJECT_PREFIX = 'events';
@@ -29,6 +30,12 @@ export function isEventKind(value: unknown): value is EventKind {
 
 export function eventSubject(organizationId: string, kind: string): string {
   return `${EVENTS_SUBJECT_PREFIX}.${organizationId}.${kind}`;
+}
+
+/** The organization an event's subject names (see eventSubject); undefined for a subject that names none. */
+export function subjectOrganization(subject: string): string | undefined {
+  const [prefix, organizationId] = subject.split('.', 2);
+  return prefix === EVENTS_SUBJECT_PREFIX && isUuid(organizationId) ? organizationId.toLowerCase() : undefined;
 }
 
 /** The operational events of the webhooks context: one webhook's status changed; sent to the organization's other webhooks. */

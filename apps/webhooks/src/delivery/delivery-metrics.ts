@@ -14,6 +14,9 @@ export const queueDepth = gauge('webhook_queue_jobs', 'Delivery jobs in the queu
 
 export const eventsConsumed = counter('webhook_events_consumed_total', 'Events read from JetStream by the fan-out consumer', ['outcome']);
 
+/** Messages whose organization had no active webhook: kept whole, their events neither read apart nor counted above. */
+export const messagesKept = counter('webhook_messages_kept_total', 'Stream messages the fan-out kept whole: their organization had no active webhook');
+
 export const jobsEnqueued = counter('webhook_jobs_enqueued_total', 'Delivery jobs added by the fan-out consumer');
 
 export const matchingSeconds = counter(

@@ -41,14 +41,18 @@ function readEvent(value: unknown): { parsed: ParsedEvent; asWritten: boolean } 
   return { parsed: parsedEvent({ id, event, timestamp, organization_id, data: data ?? {} }), asWritten };
 }
 
+/** A message's text, read in place: Buffer.from(bytes) alone would copy the message first. */
+export function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
 /**
  * Reads the events one message of the stream carries: one event, or an array of the events of creates
  * written together (one outbox entry, one message), in their order. A message or an item that is not an
  * event is left out: it can never become one, so it is dropped rather than retried.
  */
 export function parseMessage(bytes: Uint8Array): ParsedMessage {
-  // Read in place: Buffer.from(bytes) alone would copy the message first.
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const text = textOf(bytes);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,14 +1,14 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX } from '@contracts';
+import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX, isUuid, subjectOrganization } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
 import { BackgroundLoop, NATS_CONNECTION } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
-import { eventsConsumed, jobsEnqueued, matchingSeconds } from '../delivery/delivery-metrics';
+import { eventsConsumed, jobsEnqueued, matchingSeconds, messagesKept } from '../delivery/delivery-metrics';
 import { DeliveryQueue } from '../delivery/delivery-queue';
 import { WebhooksApiConfig } from '../webhooks.config';
-import { EventStoreRepository, StoredEvent } from '../event-store/event-store.repository';
+import { EventStoreRepository, StoredEvent, StoredMessage } from '../event-store/event-store.repository';
 import { tableIdOf } from '../event-store/event-tables';
-import { ParsedEvent, parseMessage } from './event-envelope';
+import { ParsedEvent, parseMessage, textOf } from './event-envelope';
 import { fanOutJobs } from './fan-out-jobs';
 import { AimRechecks } from '../webhooks/aim-rechecks';
 import { ActiveSubscriptions } from './active-subscriptions';
@@ -35,6 +35,15 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
  * deliveries to one webhook in one job (fanOutJobs), instead of the first one alone.
  */
 const GATHER_MS = 2;
+/** The header JetStream deduplicates by: the relays set it to the message's outbox entry id. */
+const MESSAGE_ID_HEADER = 'Nats-Msg-Id';
+
+interface Arrival {
+  message: JsMsg;
+  bytes: Uint8Array;
+  organizationId?: string;
+  messageId?: string;
+}
 
 /**
  * Each event with each webhook that wants it (the index answers them distinct), timed in CPU time, not
@@ -182,15 +191,46 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
+  /**
+   * A message, read as far as its subject and its id on the stream: the organization it is about, and the
+   * id under which it is kept whole (both set by the relays that publish every event).
+   */
+  private async arrivalsOf(batch: JsMsg[]): Promise<Arrival[]> {
+    const arrivals: Arrival[] = [];
+    for (const message of batch) {
+      const bytes = LargePayloads.isClaimCheck(message) ? await this.openLarge(message) : message.data;
+      if (!bytes) continue;
+      const messageId = message.headers?.get(MESSAGE_ID_HEADER);
+      arrivals.push({ message, bytes, organizationId: subjectOrganization(message.subject), messageId: isUuid(messageId) ? messageId : undefined });
+    }
+    return arrivals;
+  }
+
   private async fanOut(batch: JsMsg[]): Promise<void> {
+    const arrivals = await this.arrivalsOf(batch);
+    if (arrivals.length === 0) return;
+    const named = [...new Set(arrivals.flatMap((arrival) => (arrival.organizationId ? [arrival.organizationId] : [])))];
+    let subscriptions: Map<string, SubscriptionIndex>;
+    try {
+      subscriptions = await this.subscriptions.of(named);
+    } catch (error) {
+      this.retry(error, arrivals.map((arrival) => arrival.message));
+      return;
+    }
+    // A message of an organization that no active webhook listens to is kept whole: nothing in it is matched, nor read.
+    const kept: StoredMessage[] = [];
+    const keptMessages: JsMsg[] = [];
     const events: Array<{ message: JsMsg; parsed: ParsedEvent }> = [];
     // A message carries one event, or the events of creates written together: it is acked once for all.
     const messages: JsMsg[] = [];
     // The bodies of the batch's events as written, while every message has them.
     let bodies: string[] | undefined = [];
-    for (const message of batch) {
-      const bytes = LargePayloads.isClaimCheck(message) ? await this.openLarge(message) : message.data;
-      if (!bytes) continue;
+    for (const { message, bytes, organizationId, messageId } of arrivals) {
+      if (organizationId && messageId && subscriptions.get(organizationId)?.isEmpty !== false) {
+        kept.push({ id: messageId, organizationId, body: textOf(bytes) });
+        keptMessages.push(message);
+        continue;
+      }
       const parsed = parseMessage(bytes);
       if (parsed.events.length > 0) {
         messages.push(message);
@@ -203,7 +243,18 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         message.term('not an event');
       }
     }
-    if (events.length === 0) return;
+    try {
+      await this.store.storeMessages(kept);
+      for (const message of keptMessages) message.ack();
+      messagesKept.inc(kept.length);
+    } catch (error) {
+      this.retry(error, keptMessages);
+    }
+    if (events.length > 0) await this.fanOutEvents(events, messages, bodies);
+  }
+
+  /** Stores the events with their series and queues their jobs; acks their messages once both are done. */
+  private async fanOutEvents(events: Array<{ message: JsMsg; parsed: ParsedEvent }>, messages: JsMsg[], bodies: string[] | undefined): Promise<void> {
     try {
       const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
       const subscriptions = await this.subscriptions.of(organizations);
@@ -228,9 +279,15 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
         [...stored.values()].filter((event) => event.eventType === 'table.updated' && event.tableId !== null).map((event) => ({ organizationId: event.organizationId, tableId: event.tableId as string })),
       );
     } catch (error) {
-      eventsConsumed.inc({ outcome: 'retry' }, events.length);
-      this.logger.warn({ err: error, events: events.length }, 'could not queue deliveries; the events come back');
-      for (const message of messages) message.nak(RETRY_AFTER_FAILURE_MS);
+      this.retry(error, messages, events.length);
     }
+  }
+
+  /** What could not be stored or queued comes back from JetStream. */
+  private retry(error: unknown, messages: JsMsg[], events?: number): void {
+    if (messages.length === 0) return;
+    if (events !== undefined) eventsConsumed.inc({ outcome: 'retry' }, events);
+    this.logger.warn({ err: error, messages: messages.length }, 'could not store or queue events; they come back');
+    for (const message of messages) message.nak(RETRY_AFTER_FAILURE_MS);
   }
 }

@@ -35,7 +35,7 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
 
   private async prune(): Promise<void> {
     const cutoff = new Date(Date.now() - this.config.EVENT_RETENTION_DAYS * DAY_MS);
-    const total = { events: 0, deliveries: 0 };
+    const total = { events: 0, messages: 0, deliveries: 0 };
     try {
       while (!this.job.stopping) {
         const batch = await this.store.pruneBatch(cutoff, PRUNE_BATCH);
@@ -43,14 +43,14 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
           pruneRuns.inc({ outcome: 'busy' });
           return;
         }
-        total.events += batch.events;
-        total.deliveries += batch.deliveries;
-        pruned.inc({ table: 'events' }, batch.events);
-        pruned.inc({ table: 'deliveries' }, batch.deliveries);
-        if (batch.events < PRUNE_BATCH && batch.deliveries < PRUNE_BATCH) break;
+        for (const table of ['events', 'messages', 'deliveries'] as const) {
+          total[table] += batch[table];
+          pruned.inc({ table }, batch[table]);
+        }
+        if (Object.values(batch).every((count) => count < PRUNE_BATCH)) break;
       }
       pruneRuns.inc({ outcome: 'pruned' });
-      if (total.events + total.deliveries > 0) this.logger.log({ ...total, cutoff }, 'pruned the event store');
+      if (total.events + total.messages + total.deliveries > 0) this.logger.log({ ...total, cutoff }, 'pruned the event store');
     } catch (error) {
       pruneRuns.inc({ outcome: 'failed' });
       this.logger.warn({ err: error }, 'could not prune the event store; the next run tries again');

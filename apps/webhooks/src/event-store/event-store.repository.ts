@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, jsonTexts, PreparedStatement, Sql } from '@platform/persistence';
-import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENTS_TABLE, RECOVERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
+import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, EVENT_MESSAGES_TABLE, EVENTS_TABLE, MESSAGE_EVENTS_VIEW, RECOVERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
 /** An event as the store keeps it: the exact bytes receivers get and sign. */
 export interface StoredEvent {
@@ -37,9 +37,29 @@ export interface RecoveryCandidate {
   table_id: string | null;
   /** A row event's data, for the webhook's filter; null for other kinds. */
   data: unknown;
-  /** The page cursor: `received_at` to the microsecond (a Date would cut it to milliseconds and read events twice). */
-  received_at: string;
+  /** The stored message that holds the event, when no webhook wanted it on arrival (see `storeMessages`). */
+  message_id: string | null;
 }
+
+/**
+ * Where a page of recovery candidates ended: the events kept one per row are read first, then those kept a
+ * message at a time. `received_at` to the microsecond (a Date would cut it to milliseconds and read events twice).
+ */
+export type RecoveryCursor = { store: 'events' | 'messages'; received_at: string; id: string };
+
+/** A stream message whose events no webhook wanted on arrival, kept as it was carried. */
+export interface StoredMessage {
+  /** The message's id on the stream (its outbox entry's): a message handed over twice is kept once. */
+  id: string;
+  organizationId: string;
+  /** One event, or a JSON array of events, as the message carried it. */
+  body: string;
+}
+
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+const MICROSECONDS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+/** About how much message text one page of a recovery reads apart (at least one message). */
+const MESSAGE_PAGE_BYTES = 256 * 1024;
 
 /** Where a page of owed series ended: the due time as Postgres writes it (to the microsecond), and the id. */
 export interface SeriesCursor {
@@ -127,10 +147,23 @@ export class EventStoreRepository {
   }
 
   /**
-   * Deletes up to `batch` events and `batch` delivery records older than the cutoff (an event's series go
+   * Keeps messages whose events no webhook wanted as one row each, in one statement: their events are not
+   * read apart until a recovery asks for them. A message kept already (handed over again) is left as it is.
+   */
+  async storeMessages(messages: StoredMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const values = messages.map((_, i) => `($${3 * i + 1}::uuid, $${3 * i + 2}::uuid, $${3 * i + 3})`).join(', ');
+    await this.db.query(
+      `INSERT INTO ${EVENT_MESSAGES_TABLE} (id, organization_id, body) VALUES ${values} ON CONFLICT (id) DO NOTHING`,
+      messages.flatMap((message) => [message.id, message.organizationId, message.body]),
+    );
+  }
+
+  /**
+   * Deletes up to `batch` events, `batch` stored messages and `batch` delivery records older than the cutoff (an event's series go
    * with it), under a transaction-scoped advisory lock: answers undefined when another replica holds it.
    */
-  async pruneBatch(cutoff: Date, batch: number): Promise<{ events: number; deliveries: number } | undefined> {
+  async pruneBatch(cutoff: Date, batch: number): Promise<{ events: number; messages: number; deliveries: number } | undefined> {
     return this.db.transaction(async (tx) => {
       const {
         rows: [{ locked }],
@@ -140,11 +173,15 @@ export class EventStoreRepository {
         `DELETE FROM ${EVENTS_TABLE} WHERE id IN (SELECT id FROM ${EVENTS_TABLE} WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
         [cutoff, batch],
       );
+      const { rowCount: messages } = await tx.query(
+        `DELETE FROM ${EVENT_MESSAGES_TABLE} WHERE id IN (SELECT id FROM ${EVENT_MESSAGES_TABLE} WHERE received_at < $1 ORDER BY received_at LIMIT $2)`,
+        [cutoff, batch],
+      );
       const { rowCount: deliveries } = await tx.query(
         `DELETE FROM ${DELIVERIES_TABLE} WHERE id IN (SELECT id FROM ${DELIVERIES_TABLE} WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
         [cutoff, batch],
       );
-      return { events: events ?? 0, deliveries: deliveries ?? 0 };
+      return { events: events ?? 0, messages: messages ?? 0, deliveries: deliveries ?? 0 };
     });
   }
 
@@ -171,51 +208,82 @@ export class EventStoreRepository {
   /**
    * A page of the stored events of the organization received in [since, until) of the given kinds that
    * this webhook never received with a 2xx and that no open recover or redeliver series of it holds,
-   * oldest first, after the given one: what a recovery may send. Whether the webhook wants each (its
-   * tables, its filter: a row event's data comes along) is for the caller to decide.
+   * oldest first, after the cursor given: what a recovery may send, and where the next page starts
+   * (none after the last). The events kept one per row come first, then those kept a message at a time.
+   * Whether the webhook wants each (its tables, its filter: a row event's data comes along) is for the
+   * caller to decide.
    */
   async recoveryCandidates(
     organizationId: string,
     webhookId: string,
     window: { kinds: string[]; since: Date; until: Date },
-    after: RecoveryCandidate | undefined,
+    after: RecoveryCursor | undefined,
     limit: number,
-  ): Promise<RecoveryCandidate[]> {
-    const { rows } = await this.db.query<RecoveryCandidate>(
-      `SELECT e.id, e.event_type, e.table_id, CASE WHEN e.event_type LIKE 'row.%' THEN (e.body::jsonb)->'data' END AS data, to_char(e.received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS received_at
-       FROM ${EVENTS_TABLE} e
-       WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
-         AND (e.received_at, e.id) > ($6::timestamptz, $7::uuid)
-         AND NOT EXISTS (SELECT 1 FROM ${DELIVERIES_TABLE} d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
+  ): Promise<{ candidates: RecoveryCandidate[]; next?: RecoveryCursor }> {
+    const inWindow = [organizationId, webhookId, window.since, window.until, window.kinds];
+    const notSent = `NOT EXISTS (SELECT 1 FROM ${DELIVERIES_TABLE} d WHERE d.webhook_id = $2 AND d.event_id = e.id AND d.success)
          AND NOT EXISTS (
-           SELECT 1 FROM ${DELIVERY_SERIES_TABLE} s WHERE s.webhook_id = $2 AND s.event_id = e.id AND s.trigger <> 'event' AND s.finished_at IS NULL)
-       ORDER BY e.received_at, e.id LIMIT $8`,
-      [
-        organizationId,
-        webhookId,
-        window.since,
-        window.until,
-        window.kinds,
-        after?.received_at ?? new Date(0).toISOString(),
-        after?.id ?? '00000000-0000-0000-0000-000000000000',
-        limit,
-      ],
+           SELECT 1 FROM ${DELIVERY_SERIES_TABLE} s WHERE s.webhook_id = $2 AND s.event_id = e.id AND s.trigger <> 'event' AND s.finished_at IS NULL)`;
+    if (after?.store !== 'messages') {
+      const { rows } = await this.db.query<RecoveryCandidate & { received_at: string }>(
+        `SELECT e.id, e.event_type, e.table_id, CASE WHEN e.event_type LIKE 'row.%' THEN (e.body::jsonb)->'data' END AS data, NULL AS message_id,
+           to_char(e.received_at AT TIME ZONE 'UTC', ${MICROSECONDS}) AS received_at
+         FROM ${EVENTS_TABLE} e
+         WHERE e.organization_id = $1 AND e.received_at >= $3 AND e.received_at < $4 AND e.event_type = ANY($5::text[])
+           AND (e.received_at, e.id) > ($6::timestamptz, $7::uuid) AND ${notSent}
+         ORDER BY e.received_at, e.id LIMIT $8`,
+        [...inWindow, after?.received_at ?? '-infinity', after?.id ?? NO_ID, limit],
+      );
+      const last = rows[rows.length - 1];
+      const next: RecoveryCursor = rows.length < limit ? { store: 'messages', received_at: '-infinity', id: NO_ID } : { store: 'events', received_at: last.received_at, id: last.id };
+      return { candidates: rows.map(({ received_at: _cursor, ...candidate }) => candidate), next };
+    }
+    // A page of whole messages, in the order they arrived, up to `limit` of them and about MESSAGE_PAGE_BYTES of text.
+    const { rows: page } = await this.db.query<{ id: string; received_at: string }>(
+      `SELECT id, to_char(received_at AT TIME ZONE 'UTC', ${MICROSECONDS}) AS received_at FROM (
+         SELECT id, received_at, sum(octet_length(body)) OVER (ORDER BY received_at, id) - octet_length(body) AS before
+         FROM ${EVENT_MESSAGES_TABLE}
+         WHERE organization_id = $1 AND received_at >= $2 AND received_at < $3 AND (received_at, id) > ($4::timestamptz, $5::uuid)
+         ORDER BY received_at, id LIMIT $6) m
+       WHERE before < $7 ORDER BY received_at, id`,
+      [organizationId, window.since, window.until, after.received_at, after.id, limit, MESSAGE_PAGE_BYTES],
     );
-    return rows;
+    if (page.length === 0) return { candidates: [] };
+    // Their events read apart, in the order they were written; one a recovery copied to a row of its own is read from there.
+    const { rows } = await this.db.query<RecoveryCandidate>(
+      `SELECT e.id, e.event_type, e.table_id, CASE WHEN e.event_type LIKE 'row.%' THEN (e.body::jsonb)->'data' END AS data, e.message_id
+       FROM ${MESSAGE_EVENTS_VIEW} e
+       WHERE e.message_id = ANY($3::uuid[]) AND e.organization_id = $1 AND e.event_type = ANY($4::text[])
+         AND NOT EXISTS (SELECT 1 FROM ${EVENTS_TABLE} copied WHERE copied.id = e.id) AND ${notSent}
+       ORDER BY e.received_at, e.message_id, e.ord`,
+      [organizationId, webhookId, page.map((message) => message.id), window.kinds],
+    );
+    const last = page[page.length - 1];
+    return { candidates: rows, next: { store: 'messages', received_at: last.received_at, id: last.id } };
   }
 
   /**
    * Opens a recovery series of this webhook for each of these events that has no open explicit series
-   * yet, and counts them on the recovery in the same transaction; answers the new series ids.
+   * yet, and counts them on the recovery in the same transaction; answers the new series ids. An event
+   * kept with its message is copied to a row of its own first, which its series points at.
    */
-  async openRecovery(recoveryId: string, webhookId: string, eventIds: string[]): Promise<string[]> {
+  async openRecovery(recoveryId: string, webhookId: string, events: Array<Pick<RecoveryCandidate, 'id' | 'message_id'>>): Promise<string[]> {
+    const messageIds = [...new Set(events.flatMap((event) => (event.message_id ? [event.message_id] : [])))];
     return this.db.transaction(async (tx) => {
+      if (messageIds.length > 0) {
+        await tx.query(
+          `INSERT INTO ${EVENTS_TABLE} (id, organization_id, event_type, table_id, body, received_at)
+           SELECT id, organization_id, event_type, table_id, body, received_at FROM ${MESSAGE_EVENTS_VIEW} WHERE message_id = ANY($1::uuid[]) AND id = ANY($2::uuid[])
+           ON CONFLICT (id) DO NOTHING`,
+          [messageIds, events.map((event) => event.id)],
+        );
+      }
       const { rows } = await tx.query<{ id: string }>(
         `INSERT INTO ${DELIVERY_SERIES_TABLE} (id, webhook_id, event_id, trigger)
          SELECT gen_random_uuid(), $1, e.id, 'recover' FROM unnest($2::uuid[]) AS e(id)
          ON CONFLICT (webhook_id, event_id) WHERE trigger <> 'event' AND finished_at IS NULL DO NOTHING
          RETURNING id`,
-        [webhookId, eventIds],
+        [webhookId, [...new Set(events.map((event) => event.id))]],
       );
       await tx.query(`UPDATE ${RECOVERIES_TABLE} SET queued = queued + $2 WHERE id = $1`, [recoveryId, rows.length]);
       return rows.map((row) => row.id);

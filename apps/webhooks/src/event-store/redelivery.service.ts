@@ -15,7 +15,7 @@ import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { wantsEvent } from '../dispatch/webhook-subscription';
 import { aimAllows, aimedEvent, compileAim } from '../dispatch/webhook-aim';
-import { EventStoreRepository, RecoveryCandidate } from './event-store.repository';
+import { EventStoreRepository, RecoveryCursor } from './event-store.repository';
 import { Recovery, RecoveriesRepository } from './recoveries.repository';
 import { jobOfSeries } from './series-jobs';
 
@@ -95,16 +95,16 @@ export class RedeliveryService {
     if (!webhook) return true;
     const window = { kinds: webhook.events, since: recovery.since, until: recovery.until };
     const aim = compileAim(webhook);
-    let after: RecoveryCandidate | undefined;
+    let after: RecoveryCursor | undefined;
     for (;;) {
       if (!keepGoing()) return false;
-      const page = await this.store.recoveryCandidates(webhook.organization_id, webhook.id, window, after, RECOVERY_PAGE);
-      const wanted = page.filter(
+      const { candidates, next } = await this.store.recoveryCandidates(webhook.organization_id, webhook.id, window, after, RECOVERY_PAGE);
+      const wanted = candidates.filter(
         (event) => wantsEvent(webhook, { eventType: event.event_type, tableId: event.table_id }) && aimAllows(aim, aimedEvent(event.event_type, event.data)),
       );
-      await this.queueSeries(await this.store.openRecovery(recovery.id, webhook.id, wanted.map((event) => event.id)));
-      if (page.length < RECOVERY_PAGE) return true;
-      after = page[page.length - 1];
+      await this.queueSeries(await this.store.openRecovery(recovery.id, webhook.id, wanted));
+      if (!next) return true;
+      after = next;
       await renewLease();
     }
   }
