@@ -202,16 +202,23 @@ describe('WorkerSlots', () => {
     // One slot; the first ask is refused, which puts that job in line and sends the job waiting behind it to ask for itself.
     const leases = new MemoryLeases(true, 1, 1);
     const slots = workerSlots(leases, [], 1);
-    const deliver = async (answer: Promise<SlotAnswer>) => {
+    // The first two hold the slot until the later job has been told to wait (however slow the machine, it asks while they are in flight).
+    let askedLater!: () => void;
+    const laterAsked = new Promise<void>((resolve) => (askedLater = resolve));
+    const deliver = async (answer: Promise<SlotAnswer>, hold: Promise<void>) => {
       const taken = await answer;
       if (!isSlot(taken)) throw new Error('no slot');
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await Promise.all([hold, new Promise((resolve) => setTimeout(resolve, 2))]);
       await taken.slot.release('success');
     };
-    const first = [0, 1].map((i) => deliver(slots.take('hook', 'org', `job-${i}`, null)));
+    const first = [0, 1].map((i) => deliver(slots.take('hook', 'org', `job-${i}`, null), laterAsked));
     await new Promise((resolve) => setTimeout(resolve, 7));
     let waited = false;
-    const later = deliver(slots.take('hook', 'org', 'job-2', null, () => (waited = true)));
+    const onWait = () => {
+      waited = true;
+      askedLater();
+    };
+    const later = deliver(slots.take('hook', 'org', 'job-2', null, onWait), Promise.resolve()).finally(askedLater);
     // Every one gets the one slot in turn, granted by the release before it; none is parked.
     await Promise.all([...first, later]);
     expect(waited).toBe(true);
