@@ -100,6 +100,36 @@ describe('delivery workers', () => {
     }
   });
 
+  it('sends a job queued for a series opened before only if the series is still owed, even on its first run', async () => {
+    const queue = new DeliveryQueueClient();
+    const db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      const path = uniquePath('recheck');
+      const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+      // Two stored events whose series a fan-out opened; another job has finished the first one meanwhile.
+      const [finished, owed] = [randomUUID(), randomUUID()];
+      await db.query(`INSERT INTO webhooks.events (id, organization_id, event_type, body) SELECT id, $2, 'row.created', '{}' FROM unnest($1::uuid[]) AS id`, [[finished, owed], orgId]);
+      await db.query(`INSERT INTO webhooks.delivery_series (id, webhook_id, event_id, trigger, finished_at) VALUES ($1, $3, $1, 'event', now()), ($2, $3, $2, 'event', NULL)`, [
+        finished,
+        owed,
+        hook.id,
+      ]);
+      // Handed over again to a second fan-out, each gets a job of its own, as if no job had it any more.
+      for (const id of [finished, owed]) {
+        const job = deliveryJob({ seriesId: id, eventId: id, eventType: 'row.created', body: JSON.stringify({ id }), organizationId: orgId, webhookId: hook.id, recheck: true });
+        await queue.queue.add(job.name, job.data, job.opts);
+      }
+      await worker({ WEBHOOK_QUEUE: queue.name });
+      await eventually(() => expect(receiver.at(path).map((hit) => hit.headers['x-webhook-id'])).toEqual([owed]));
+      await eventually(async () => expect(await queue.queue.getJobCounts()).toEqual(expect.objectContaining({ active: 0, waiting: 0, delayed: 0 })));
+      expect(receiver.at(path).map((hit) => hit.headers['x-webhook-id'])).toEqual([owed]);
+    } finally {
+      await queue.close();
+      await db.end();
+    }
+  });
+
   it('leaves nothing in Redis of a delivery once it is finished, delivered or given up', async () => {
     const queue = new DeliveryQueueClient();
     try {

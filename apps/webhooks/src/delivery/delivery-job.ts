@@ -21,6 +21,12 @@ export interface DeliveryJob {
   /** Attempts the series made before this job, when it is queued again after Redis lost the first one. */
   attemptsBefore?: number;
   /**
+   * Queued for a series opened before (its event handed over again, or the series found without a job):
+   * the job that had it may have finished it and left the queue meanwhile, so even this job's first run
+   * sends only if the series is still owed.
+   */
+  recheck?: boolean;
+  /**
    * First attempts of more series of the same webhook, from the same fan-out: the job sends them one after
    * another on its one slot, after its own, so that a backlog costs one job's moves in the queue per
    * DELIVERIES_PER_JOB deliveries instead of one per delivery. A series among them that fails goes on as a

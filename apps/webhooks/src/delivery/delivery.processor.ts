@@ -106,6 +106,11 @@ export class DeliveryProcessor {
     let owed = job.data.more?.length ? this.owedOf(job) : undefined;
     owed?.catch(() => undefined);
     try {
+      // A job queued for a series opened before may find it finished by the job that had it.
+      if (job.data.recheck && job.data.seriesId && !(await this.events.stillOwed([job.data.seriesId])).has(job.data.seriesId)) {
+        deliveryOutcomes.inc({ outcome: 'skipped' });
+        return 'skipped';
+      }
       // The rate limit is asked for with the slot, in the same round trip, so it is read first.
       const rateLimit = (await read.webhook)?.rate_limit ?? null;
       // A rate limit paces every start: the deliveries a job carries go on as jobs of their own.

@@ -69,15 +69,15 @@ describe('fanOutJobs', () => {
     ]);
   });
 
-  it('gives a series opened before its own job, counting its attempts, and names it; finished series get none', () => {
+  it('gives a series opened before its own job, counting its attempts, sending only if still owed, and names it; finished series get none', () => {
     const { series, events } = batch(3, ['a']);
     series[0] = { ...series[0], created: false, attempts: 2 };
     series[1] = { ...series[1], finished: true };
     const { jobs, again } = fanOutJobs(series, events, SLOTS);
     expect(again).toEqual(['a-0']);
-    expect(jobs.map((job) => [job.opts.jobId, job.data.attemptsBefore, job.data.more])).toEqual([
-      ['a-0', 2, undefined],
-      ['a-2', undefined, undefined],
+    expect(jobs.map((job) => [job.opts.jobId, job.data.attemptsBefore, job.data.more, job.data.recheck])).toEqual([
+      ['a-0', 2, undefined, true],
+      ['a-2', undefined, undefined, undefined],
     ]);
   });
 });

@@ -15,7 +15,8 @@ export interface FanOutJobs {
  * moves in the queue, a burst goes out side by side on the webhook's slots, and a backlog costs a job per
  * several deliveries. A series opened
  * before (its event was handed over again) gets a job of its own, whose id is its series, so the job it
- * already has, if any, makes this one a no-op; and it is named in `again`, for the one that carries it.
+ * already has, if any, makes this one a no-op, and which sends only if the series is still owed (a job that had
+ * it may have finished it meanwhile); it is named in `again`, for the one that carries it.
  */
 export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<string, StoredEvent>, slots: number): FanOutJobs {
   const jobs: Array<ReturnType<typeof deliveryJob>> = [];
@@ -30,7 +31,7 @@ export function fanOutJobs(series: readonly FanOutSeries[], events: ReadonlyMap<
     const delivery: CarriedDelivery = { seriesId: open.id, eventId: event.id, eventType: event.eventType, tableId: event.tableId, body: event.body };
     if (!open.created) {
       again.push(open.id);
-      jobs.push(deliveryJob({ ...delivery, organizationId: event.organizationId, webhookId: open.webhook_id, ...(open.attempts > 0 ? { attemptsBefore: open.attempts } : {}) }));
+      jobs.push(deliveryJob({ ...delivery, organizationId: event.organizationId, webhookId: open.webhook_id, recheck: true, ...(open.attempts > 0 ? { attemptsBefore: open.attempts } : {}) }));
       continue;
     }
     const line = opened.get(open.webhook_id) ?? [];

@@ -50,7 +50,7 @@ export class SeriesReconciler implements OnApplicationBootstrap, OnApplicationSh
         const missing = await this.deliveryQueue.missingJobs(owed.map((series) => series.id));
         // Read again after Redis was: a job that ended meanwhile finished its series before it left Redis.
         const lost = missing.length > 0 ? await this.store.seriesToQueue(missing) : [];
-        if (lost.length > 0) await this.deliveryQueue.queue.addBulk(lost.map((series) => jobOfSeries(series)));
+        if (lost.length > 0) await this.deliveryQueue.queue.addBulk(lost.map((series) => jobOfSeries(series, { recheck: true })));
         total += lost.length;
         requeued.inc(lost.length);
         after = owed[owed.length - 1].cursor;
