@@ -131,6 +131,21 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     await eventually(() => expect(payloadsAt(path).map((p) => p.data.row_id)).toEqual([row]), { timeoutMs: 20_000 });
   });
 
+  it('shows filter_error on a disabled webhook of an organization with no active one, when the table loses a named field', async () => {
+    // Its own organization: no active webhook there, so the fan-out keeps the organization's row events whole, unread.
+    const quiet = apiClient((await createTestOrg()).key);
+    const table = (await quiet.post('/tables', { name: `Deals ${randomUUID().slice(0, 8)}`, fields: DEAL_FIELDS })).body.data;
+    const hook = (await quiet.post('/webhooks', { name: 'asleep', url: receiver.url(uniquePath('asleep')), events: ['row.created'], table_ids: [table.id], filter: { amount: { gt: 0 } } }))
+      .body.data;
+    expect((await quiet.patch(`/webhooks/${hook.id}`, { active: false })).status).toBe(200);
+    const amount = table.fields.find((field: { slug: string }) => field.slug === 'amount');
+    expect((await quiet.patch(`/tables/${table.id}`, { remove_fields: [amount.id] })).status).toBe(200);
+    await eventually(
+      async () => expect((await quiet.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ active: false, filter_error: expect.stringContaining('"amount"') }),
+      { timeoutMs: 20_000 },
+    );
+  });
+
   it('recovers only the events its filter lets through', async () => {
     const table = await createDeals();
     const path = uniquePath('recover');

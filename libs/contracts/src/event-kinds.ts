@@ -32,10 +32,11 @@ export function eventSubject(organizationId: string, kind: string): string {
   return `${EVENTS_SUBJECT_PREFIX}.${organizationId}.${kind}`;
 }
 
-/** The organization an event's subject names (see eventSubject); undefined for a subject that names none. */
-export function subjectOrganization(subject: string): string | undefined {
-  const [prefix, organizationId] = subject.split('.', 2);
-  return prefix === EVENTS_SUBJECT_PREFIX && isUuid(organizationId) ? organizationId.toLowerCase() : undefined;
+/** The organization and the kind an event's subject names (see eventSubject); undefined for a subject that names none. */
+export function subjectOf(subject: string): { organizationId: string; kind: string } | undefined {
+  const [prefix, organizationId, ...kind] = subject.split('.');
+  if (prefix !== EVENTS_SUBJECT_PREFIX || !isUuid(organizationId) || kind.length === 0) return undefined;
+  return { organizationId: organizationId.toLowerCase(), kind: kind.join('.') };
 }
 
 /** The operational events of the webhooks context: one webhook's status changed; sent to the organization's other webhooks. */

@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX, isUuid, subjectOrganization } from '@contracts';
+import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX, isUuid, subjectOf } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
 import { BackgroundLoop, NATS_CONNECTION } from '@platform/service';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JetStreamManager, JsMsg, NatsConnection, nanos } from 'nats';
@@ -38,10 +38,14 @@ const GATHER_MS = 2;
 /** The header JetStream deduplicates by: the relays set it to the message's outbox entry id. */
 const MESSAGE_ID_HEADER = 'Nats-Msg-Id';
 
+/** Kinds read whatever the webhooks: a table's change rechecks the webhooks aimed at it, active or not (AimRechecks). */
+const ALWAYS_READ: ReadonlySet<string> = new Set(['table.updated']);
+
 interface Arrival {
   message: JsMsg;
   bytes: Uint8Array;
-  organizationId?: string;
+  /** The organization and kind its subject names. */
+  about?: { organizationId: string; kind: string };
   messageId?: string;
 }
 
@@ -201,7 +205,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
       const bytes = LargePayloads.isClaimCheck(message) ? await this.openLarge(message) : message.data;
       if (!bytes) continue;
       const messageId = message.headers?.get(MESSAGE_ID_HEADER);
-      arrivals.push({ message, bytes, organizationId: subjectOrganization(message.subject), messageId: isUuid(messageId) ? messageId : undefined });
+      arrivals.push({ message, bytes, about: subjectOf(message.subject), messageId: isUuid(messageId) ? messageId : undefined });
     }
     return arrivals;
   }
@@ -209,7 +213,7 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
   private async fanOut(batch: JsMsg[]): Promise<void> {
     const arrivals = await this.arrivalsOf(batch);
     if (arrivals.length === 0) return;
-    const named = [...new Set(arrivals.flatMap((arrival) => (arrival.organizationId ? [arrival.organizationId] : [])))];
+    const named = [...new Set(arrivals.flatMap(({ about }) => (about ? [about.organizationId] : [])))];
     let subscriptions: Map<string, SubscriptionIndex>;
     try {
       subscriptions = await this.subscriptions.of(named);
@@ -225,9 +229,9 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     const messages: JsMsg[] = [];
     // The bodies of the batch's events as written, while every message has them.
     let bodies: string[] | undefined = [];
-    for (const { message, bytes, organizationId, messageId } of arrivals) {
-      if (organizationId && messageId && subscriptions.get(organizationId)?.isEmpty !== false) {
-        kept.push({ id: messageId, organizationId, body: textOf(bytes) });
+    for (const { message, bytes, about, messageId } of arrivals) {
+      if (about && messageId && !ALWAYS_READ.has(about.kind) && subscriptions.get(about.organizationId)?.isEmpty !== false) {
+        kept.push({ id: messageId, organizationId: about.organizationId, body: textOf(bytes) });
         keptMessages.push(message);
         continue;
       }
