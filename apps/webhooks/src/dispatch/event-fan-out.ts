@@ -254,14 +254,23 @@ export class EventFanOut implements OnApplicationBootstrap, BeforeApplicationShu
     } catch (error) {
       this.retry(error, keptMessages);
     }
-    if (events.length > 0) await this.fanOutEvents(events, messages, bodies);
+    if (events.length > 0) await this.fanOutEvents(events, messages, bodies, subscriptions);
   }
 
-  /** Stores the events with their series and queues their jobs; acks their messages once both are done. */
-  private async fanOutEvents(events: Array<{ message: JsMsg; parsed: ParsedEvent }>, messages: JsMsg[], bodies: string[] | undefined): Promise<void> {
+  /**
+   * Stores the events with their series and queues their jobs; acks their messages once both are done. The
+   * organizations' subscriptions come from their subjects; an event's organization its subject did not name is
+   * looked up here.
+   */
+  private async fanOutEvents(
+    events: Array<{ message: JsMsg; parsed: ParsedEvent }>,
+    messages: JsMsg[],
+    bodies: string[] | undefined,
+    subscriptions: Map<string, SubscriptionIndex>,
+  ): Promise<void> {
     try {
-      const organizations = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))];
-      const subscriptions = await this.subscriptions.of(organizations);
+      const unnamed = [...new Set(events.map(({ parsed }) => parsed.event.organization_id))].filter((id) => !subscriptions.has(id));
+      if (unnamed.length > 0) for (const [id, index] of await this.subscriptions.of(unnamed)) subscriptions.set(id, index);
       const stored = new Map<string, StoredEvent>();
       const dataOf = new Map<string, unknown>();
       for (const { parsed } of events) {

@@ -50,7 +50,7 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
         if (Object.values(batch).every((count) => count < PRUNE_BATCH)) break;
       }
       pruneRuns.inc({ outcome: 'pruned' });
-      if (total.events + total.messages + total.deliveries > 0) this.logger.log({ ...total, cutoff }, 'pruned the event store');
+      if (Object.values(total).some((count) => count > 0)) this.logger.log({ ...total, cutoff }, 'pruned the event store');
     } catch (error) {
       pruneRuns.inc({ outcome: 'failed' });
       this.logger.warn({ err: error }, 'could not prune the event store; the next run tries again');
