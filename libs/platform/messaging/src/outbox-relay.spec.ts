@@ -69,4 +69,24 @@ describe('OutboxRelay setting events aside', () => {
     // Published once each: the rolled-back tries were dropped by JetStream as duplicates of the same event id.
     expect(await streamMessages()).toBe(good.length);
   });
+
+  it('takes a batch in a transaction whose commit does not wait for the disk, and publishes it', async () => {
+    const settings: string[] = [];
+    const transaction = db.transaction.bind(db);
+    const spy = jest.spyOn(db, 'transaction').mockImplementation((work, options) =>
+      transaction(async (tx) => {
+        settings.push((await tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0].synchronous_commit);
+        return work(tx);
+      }, options),
+    );
+    try {
+      await write(`${ROUTED}.a`);
+      expect(await relay.relayBatch()).toBe(1);
+      expect(settings).toEqual(['off']);
+      expect(await streamMessages()).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
+

@@ -19,6 +19,12 @@ export const PUBLISH_ATTEMPTS_BEFORE_PARKING = 3;
 const encoder = new TextEncoder();
 
 /**
+ * A relay's commit does not wait for the disk: if a crash of Postgres undoes it, its events are back in the
+ * outbox and go out again, and JetStream drops them as duplicates (the message id is the event's).
+ */
+const RELAY_TRANSACTION = { synchronousCommit: false } as const;
+
+/**
  * Publishes a context's outbox to JetStream, one batch a call (the process's background loop calls it:
  * OutboxRelayModule in @platform/service). A batch is taken out of the outbox (FOR UPDATE SKIP LOCKED) and
  * published with the event id as message id before its transaction commits: several relays share the work,
@@ -64,7 +70,7 @@ export class OutboxRelay {
       if (failed.length === 0) return entries.length;
       await this.setAside(tx, failed, failed.length < entries.length);
       return entries.length - failed.length;
-    });
+    }, RELAY_TRANSACTION);
   }
 
   /**

@@ -49,4 +49,22 @@ describe('Database', () => {
       await Promise.all([serial.close(), three.close()]);
     }
   });
+
+  it('commits a transaction told not to wait for the disk with synchronous_commit off, that transaction only', async () => {
+    const single = new Database({ url: DATABASE_URL, poolSize: 1, organizationShare: 1, applicationName: `database-spec-async-${process.pid}` });
+    const setting = async (tx: Sql) => (await tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0].synchronous_commit;
+    try {
+      const serverDefault = await single.transaction(setting);
+      expect(serverDefault).not.toBe('off');
+      await single.query('CREATE TEMP TABLE written (n int)');
+      expect(await single.transaction(async (tx) => (await tx.query('INSERT INTO written VALUES (1)'), setting(tx)), { synchronousCommit: false })).toBe('off');
+      // The same connection afterwards: the setting ended with its transaction, and what it wrote committed.
+      expect(await single.transaction(setting)).toBe(serverDefault);
+      expect((await single.query<{ n: number }>('SELECT n FROM written')).rows).toEqual([{ n: 1 }]);
+      await expect(single.transaction(async () => Promise.reject(new Error('undone')), { synchronousCommit: false })).rejects.toThrow('undone');
+      expect(await single.transaction(setting)).toBe(serverDefault);
+    } finally {
+      await single.close();
+    }
+  });
 });
