@@ -10,6 +10,9 @@ import type { BenchOrg } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, timedGet } from '../lib/bench-http';
 import { cpuMs } from '../lib/process-usage';
 import { cpuPer, UsageSampler } from '../lib/usage-sampler';
+import { BatchRound, BatchRun, batchRun } from './batch-rounds';
+
+export type { BatchRun };
 
 const SELECT_VALUES = ['a', 'b', 'c', 'd', 'e'];
 /** Issue 14: the page at depth 10,000 (limit 50), by cursor and by page. */
@@ -71,13 +74,6 @@ export interface BesideBare {
   barePort: number;
 }
 
-export interface BatchRun {
-  rowsPerSecond: number;
-  requests: LoadResult;
-  /** CPU ms per 1,000 rows written, by process. */
-  cpuMsPerThousandRows: Record<string, number>;
-}
-
 export interface BatchCreateFigures {
   connections: number;
   rowsPerRequest: number;
@@ -106,17 +102,6 @@ interface BatchTarget {
   cpu: () => Promise<Record<string, number>>;
 }
 
-interface BatchRound {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  /** CPU ms each process used through the round. */
-  used: Record<string, number>;
-}
-
 /** One batch-create load against the target for `seconds`, as fast as it goes. */
 async function batchRound({ url, headers, cpu }: BatchTarget, seconds: number): Promise<BatchRound> {
   const before = await cpu();
@@ -131,23 +116,6 @@ async function batchRound({ url, headers, cpu }: BatchTarget, seconds: number): 
   const after = await cpu();
   const used = Object.fromEntries(Object.entries(after).map(([name, end]) => [name, end - (before[name] ?? 0)]));
   return { requests: result.requests.total, seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, used };
-}
-
-/** The rounds of one target as one run: rows per second and CPU per 1,000 rows over all of them, the median p50 and the worst p99. */
-function batchRun(rounds: readonly BatchRound[]): BatchRun {
-  const requests = rounds.reduce((sum, each) => sum + each.requests, 0);
-  const seconds = rounds.reduce((sum, each) => sum + each.seconds, 0);
-  const used: Record<string, number> = {};
-  for (const each of rounds) for (const [name, ms] of Object.entries(each.used)) used[name] = (used[name] ?? 0) + ms;
-  const p50s = rounds.map((each) => each.p50).sort((a, b) => a - b);
-  const load: LoadResult = {
-    rps: round(requests / seconds, 1),
-    p50: p50s[Math.floor(p50s.length / 2)],
-    p99: Math.max(...rounds.map((each) => each.p99)),
-    non2xx: rounds.reduce((sum, each) => sum + each.non2xx, 0),
-    errors: rounds.reduce((sum, each) => sum + each.errors, 0),
-  };
-  return { rowsPerSecond: Math.round(load.rps * BATCH_ROWS), requests: load, cpuMsPerThousandRows: cpuPer({}, used, (requests * BATCH_ROWS) / 1000) };
 }
 
 /**
@@ -171,8 +139,8 @@ export function measureBatchCreates(run: BesideBare): Promise<BatchCreateFigures
       rounds.ours.push(await batchRound(ours, seconds));
       rounds.theirs.push(await batchRound(theirs, seconds));
     }
-    const gateway = batchRun(rounds.ours);
-    const bareRun = batchRun(rounds.theirs);
+    const gateway = batchRun(rounds.ours, BATCH_ROWS);
+    const bareRun = batchRun(rounds.theirs, BATCH_ROWS);
     const bareCpu = bareRun.cpuMsPerThousandRows;
     return {
       connections: BATCH_CONNECTIONS,
