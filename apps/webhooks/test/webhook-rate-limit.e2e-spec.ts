@@ -58,8 +58,10 @@ describe('a webhook rate limit, shared by every worker', () => {
     const limitedTimes = arrivals(limitedPath);
     const freeTimes = arrivals(freePath);
 
-    // Starts are 250 ms apart in Redis's time; an arrival may lag its start a little, never lead it.
-    expect(mostInOneSecond(limitedTimes)).toBeLessThanOrEqual(RATE + 1);
+    // Starts are 250 ms apart in Redis's time. An arrival never leads its start, but lags it by the worker's and the
+    // receiver's delays (over 250 ms once on a loaded CI machine): with up to 500 ms of lag a second of arrivals holds
+    // at most the starts of 1.5 s, six; no limit would put all sixteen in it, and the span below holds the average.
+    expect(mostInOneSecond(limitedTimes)).toBeLessThanOrEqual(RATE + 2);
     expect(Math.max(...limitedTimes) - Math.min(...limitedTimes)).toBeGreaterThanOrEqual(((BURST - 1) * 1_000) / RATE - 500);
     // The other webhook was not held back: its whole burst arrived before the limited one's was half through.
     expect(Math.max(...freeTimes)).toBeLessThan(Math.min(...limitedTimes) + ((BURST / 2) * 1_000) / RATE);
