@@ -89,4 +89,3 @@ describe('OutboxRelay setting events aside', () => {
     }
   });
 });
-

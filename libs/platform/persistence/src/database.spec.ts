@@ -57,7 +57,14 @@ describe('Database', () => {
       const serverDefault = await single.transaction(setting);
       expect(serverDefault).not.toBe('off');
       await single.query('CREATE TEMP TABLE written (n int)');
-      expect(await single.transaction(async (tx) => (await tx.query('INSERT INTO written VALUES (1)'), setting(tx)), { synchronousCommit: false })).toBe('off');
+      const inside = await single.transaction(
+        async (tx) => {
+          await tx.query('INSERT INTO written VALUES (1)');
+          return setting(tx);
+        },
+        { synchronousCommit: false },
+      );
+      expect(inside).toBe('off');
       // The same connection afterwards: the setting ended with its transaction, and what it wrote committed.
       expect(await single.transaction(setting)).toBe(serverDefault);
       expect((await single.query<{ n: number }>('SELECT n FROM written')).rows).toEqual([{ n: 1 }]);
