@@ -72,11 +72,15 @@ export class UsageSampler {
   }
 }
 
+/** CPU ms each process used between two readings. */
+export function cpuUsed(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([name, end]) => [name, end - (before[name] ?? 0)]));
+}
+
 /** CPU ms per unit of work between two readings, for every process that used any. */
 export function cpuPer(before: Record<string, number>, after: Record<string, number>, units: number): Record<string, number> {
   const per: Record<string, number> = {};
-  for (const [name, end] of Object.entries(after)) {
-    const used = end - (before[name] ?? 0);
+  for (const [name, used] of Object.entries(cpuUsed(before, after))) {
     if (used > 0 && units > 0) per[name] = Math.round((used / units) * 1000) / 1000;
   }
   return per;

@@ -9,7 +9,7 @@ import { Client } from 'pg';
 import type { BenchOrg } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, timedGet } from '../lib/bench-http';
 import { cpuMs } from '../lib/process-usage';
-import { cpuPer, UsageSampler } from '../lib/usage-sampler';
+import { cpuPer, cpuUsed, UsageSampler } from '../lib/usage-sampler';
 import { BatchRound, BatchRun, batchRun } from './batch-rounds';
 
 export type { BatchRun };
@@ -114,8 +114,7 @@ async function batchRound({ url, headers, cpu }: BatchTarget, seconds: number): 
     duration: seconds,
   });
   const after = await cpu();
-  const used = Object.fromEntries(Object.entries(after).map(([name, end]) => [name, end - (before[name] ?? 0)]));
-  return { requests: result.requests.total, seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, used };
+  return { requests: result.requests.total, seconds, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, used: cpuUsed(before, after) };
 }
 
 /**
