@@ -70,19 +70,22 @@ describe('OutboxRelay setting events aside', () => {
     expect(await streamMessages()).toBe(good.length);
   });
 
-  it('takes a batch in a transaction whose commit does not wait for the disk, and publishes it', async () => {
+  it('takes a batch with the statement that opens its transaction, whose commit does not wait for the disk, and publishes it', async () => {
     const settings: string[] = [];
+    const openings: Array<string | undefined> = [];
     const transaction = db.transaction.bind(db);
     const spy = jest.spyOn(db, 'transaction').mockImplementation((work, options) =>
-      transaction(async (tx) => {
+      transaction(async (tx, opened) => {
         settings.push((await tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0].synchronous_commit);
-        return work(tx);
+        openings.push(options?.opening);
+        return work(tx, opened);
       }, options),
     );
     try {
       await write(`${ROUTED}.a`);
       expect(await relay.relayBatch()).toBe(1);
       expect(settings).toEqual(['off']);
+      expect(openings).toEqual([outbox.takeStatement(relay.batchSize)]);
       expect(await streamMessages()).toBe(1);
     } finally {
       spy.mockRestore();

@@ -1,6 +1,6 @@
 import type { JetStreamClient, NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { Database, Outbox, OutboxEntry, Sql } from '@platform/persistence';
+import { Database, Outbox, OutboxEntry, Sql, TransactionOptions } from '@platform/persistence';
 import type { LargePayloads } from './large-payloads';
 import { eventPayloads } from './payload-buckets';
 
@@ -17,12 +17,6 @@ export interface OutboxRelayOptions {
 export const PUBLISH_ATTEMPTS_BEFORE_PARKING = 3;
 
 const encoder = new TextEncoder();
-
-/**
- * A relay's commit does not wait for the disk: if a crash of Postgres undoes it, its events are back in the
- * outbox and go out again, and JetStream drops them as duplicates (the message id is the event's).
- */
-const RELAY_TRANSACTION = { synchronousCommit: false } as const;
 
 /**
  * Publishes a context's outbox to JetStream, one batch a call (the process's background loop calls it:
@@ -42,6 +36,12 @@ export class OutboxRelay {
   private readonly js: JetStreamClient;
   /** Failed publishes of events that others' success showed to be their own fault, by event id. */
   private readonly ownFailures = new Map<string, number>();
+  /**
+   * A batch's transaction: opened by the take, in the same round trip as BEGIN; its commit does not wait for
+   * the disk: if a crash of Postgres undoes it, its events are back in the outbox and go out again, and
+   * JetStream drops them as duplicates (the message id is the event's).
+   */
+  private readonly transaction: TransactionOptions;
 
   constructor(
     private readonly database: Database,
@@ -53,12 +53,12 @@ export class OutboxRelay {
     this.batchSize = options.batchSize ?? 500;
     this.payloads = eventPayloads(nc);
     this.js = nc.jetstream();
+    this.transaction = { synchronousCommit: false, opening: outbox.takeStatement(this.batchSize) };
   }
 
   /** Publishes one batch; answers how many events left the outbox. */
   async relayBatch(): Promise<number> {
-    return this.database.transaction(async (tx) => {
-      const entries = await this.outbox.take(tx, this.batchSize);
+    return this.database.transaction<number, OutboxEntry>(async (tx, entries) => {
       if (entries.length === 0) return 0;
       // Published before COMMIT: a failed publish rolls the batch back into the outbox.
       const outcomes = await Promise.allSettled(entries.map((entry) => this.publish(entry)));
@@ -70,7 +70,7 @@ export class OutboxRelay {
       if (failed.length === 0) return entries.length;
       await this.setAside(tx, failed, failed.length < entries.length);
       return entries.length - failed.length;
-    }, RELAY_TRANSACTION);
+    }, this.transaction);
   }
 
   /**

@@ -74,4 +74,28 @@ describe('Database', () => {
       await single.close();
     }
   });
+
+  it('opens a transaction with its opening statement, in it, and hands work that statement\'s rows; a rollback undoes it', async () => {
+    const single = new Database({ url: DATABASE_URL, poolSize: 1, organizationShare: 1, applicationName: `database-spec-opening-${process.pid}` });
+    try {
+      await single.query('CREATE TEMP TABLE waiting (n int); INSERT INTO waiting VALUES (1), (2), (3)');
+      const opening = 'DELETE FROM waiting WHERE n < 3 RETURNING n';
+      // Inside the transaction the opening's work is seen; outside, a rollback puts it back.
+      await expect(
+        single.transaction<never, { n: number }>(async (tx, opened) => {
+          expect(opened.map((row) => row.n).sort()).toEqual([1, 2]);
+          expect((await tx.query<{ count: string }>('SELECT count(*) FROM waiting')).rows[0].count).toBe('1');
+          throw new Error('undone');
+        }, { opening }),
+      ).rejects.toThrow('undone');
+      expect((await single.query<{ count: string }>('SELECT count(*) FROM waiting')).rows[0].count).toBe('3');
+      const taken = await single.transaction<number[], { n: number }>(async (_tx, opened) => opened.map((row) => row.n), { opening, synchronousCommit: false });
+      expect(taken.sort()).toEqual([1, 2]);
+      expect((await single.query<{ n: number }>('SELECT n FROM waiting')).rows).toEqual([{ n: 3 }]);
+      // Without an opening, work gets no rows.
+      expect(await single.transaction(async (_tx, opened) => opened)).toEqual([]);
+    } finally {
+      await single.close();
+    }
+  });
 });

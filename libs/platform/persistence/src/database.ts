@@ -39,6 +39,12 @@ export interface TransactionOptions {
    * which JetStream drops as duplicates. Saves the transaction its wait for the disk and Postgres a flush.
    */
   synchronousCommit?: false;
+  /**
+   * A statement of fixed text, without parameters, that opens the transaction: it travels in the same
+   * round trip as BEGIN (a simple query of several statements) and `work` gets its rows. For a transaction
+   * that runs often and always starts with the same statement (a relay's take), one round trip fewer.
+   */
+  opening?: string;
 }
 
 /**
@@ -74,15 +80,20 @@ export class Database implements Sql {
     return this.withConnection((client) => client.query<R>(text, values));
   }
 
-  /** Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. */
-  transaction<T>(work: (tx: Sql) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  /**
+   * Runs `work` in one transaction: it commits when `work` resolves and rolls back when it throws. `work`
+   * gets the rows of the options' `opening` statement (none without one).
+   */
+  transaction<T, O extends QueryResultRow = QueryResultRow>(work: (tx: Sql, opened: O[]) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const { synchronousCommit, opening } = options;
     return this.withConnection(async (client) => {
-      // One round trip either way: both statements travel in one simple query.
-      await client.query(options.synchronousCommit === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
+      // One round trip whatever the options: the statements travel in one simple query.
+      const opened = await client.query<O>(['BEGIN', synchronousCommit === false && 'SET LOCAL synchronous_commit TO off', opening].filter(Boolean).join('; '));
       beginCommitHooks(client);
       let result: T;
       try {
-        result = await work(client);
+        // A simple query of several statements answers each one's result, in order.
+        result = await work(client, opening ? (opened as unknown as Array<QueryResult<O>>).at(-1)!.rows : []);
         await client.query('COMMIT');
       } catch (error) {
         endCommitHooks(client, false);

@@ -1,4 +1,4 @@
-import { buildEvent, MOST_ENTRY_BYTES, MOST_EVENTS_PER_ENTRY, Outbox, outboxEntries, outboxTableSql, parkedOutboxTableSql } from './outbox';
+import { buildEvent, MOST_ENTRY_BYTES, MOST_EVENTS_PER_ENTRY, Outbox, OutboxEntry, outboxEntries, outboxTableSql, parkedOutboxTableSql } from './outbox';
 import { Database } from './database';
 
 // Runs against the real Postgres, in a schema of its own on the maintenance database.
@@ -39,6 +39,14 @@ describe('Outbox.take', () => {
     expect(JSON.parse(taken[0].payload)).toMatchObject({ id: ids[0], event: 'row.created', data: { index: 0 } });
     expect(taken[0].subject).toContain('row.created');
     expect(await waiting()).toEqual(ids.slice(5));
+  });
+
+  it('takes the same events when its statement opens the transaction, and refuses a batch size that is not a positive whole number', async () => {
+    const ids = await writeEvents(3);
+    const taken = await db.transaction<string[], OutboxEntry>(async (_tx, entries) => entries.map((entry) => entry.id), { opening: outbox.takeStatement(2) });
+    expect(taken).toEqual(ids.slice(0, 2));
+    expect(await waiting()).toEqual(ids.slice(2));
+    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => outbox.takeStatement(bad)).toThrow(RangeError);
   });
 
   it('puts every event back when the transaction rolls back (a publish that failed)', async () => {

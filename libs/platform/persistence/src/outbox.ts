@@ -97,21 +97,12 @@ export class Outbox {
   private readonly table: string;
   private announce?: () => void;
   private readonly parked: string;
-  /** What a relay runs for every batch and every poll, so each connection plans them once. */
-  private readonly takeStatement: PreparedStatement;
+  /** What a relay runs for every poll, so each connection plans it once. */
   private readonly pendingStatement: PreparedStatement;
 
   constructor(readonly schema: string) {
     this.table = `${quoteIdent(schema)}.outbox`;
     this.parked = `${quoteIdent(schema)}.outbox_parked`;
-    // RETURNING promises no order; the outer SELECT restores the outbox's.
-    this.takeStatement = {
-      name: `outbox_take_${schema}`,
-      text: `WITH taken AS (
-         DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING seq, id, subject, payload)
-       SELECT * FROM taken ORDER BY seq`,
-    };
     this.pendingStatement = { name: `outbox_pending_${schema}`, text: `SELECT 1 FROM ${this.table} LIMIT 1` };
   }
 
@@ -170,12 +161,24 @@ export class Outbox {
 
   /**
    * Takes the oldest waiting events out of the outbox within `tx`, in the order they were written: rows
-   * another relay holds are skipped, and a rollback puts every one back. One statement, so a batch costs
-   * the relay a single round trip to Postgres between BEGIN and COMMIT.
+   * another relay holds are skipped, and a rollback puts every one back.
    */
   async take(tx: Sql, limit: number): Promise<OutboxEntry[]> {
-    const { rows } = await tx.query<OutboxEntry>(this.takeStatement, [limit]);
+    const { rows } = await tx.query<OutboxEntry>(this.takeStatement(limit));
     return rows;
+  }
+
+  /**
+   * The statement `take` runs, as text without parameters: a relay opens its transaction with it
+   * (Database.transaction's `opening`), so a batch costs one round trip to Postgres and then its COMMIT.
+   */
+  takeStatement(limit: number): string {
+    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`an outbox batch is a positive whole number of entries, not ${limit}`);
+    // RETURNING promises no order; the outer SELECT restores the outbox's.
+    return `WITH taken AS (
+         DELETE FROM ${this.table} WHERE seq IN (SELECT seq FROM ${this.table} ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+         RETURNING seq, id, subject, payload)
+       SELECT * FROM taken ORDER BY seq`;
   }
 
   /** One cheap statement, so that an idle relay does not open a transaction on every poll. */
