@@ -37,8 +37,18 @@ export class DeliveryQueue implements OnApplicationShutdown {
     const carriedNow = new Set(await this.carriedBy(again).then((owners) => again.filter((_, i) => owners[i] !== null)));
     const kept = jobs.filter((job) => !carriedNow.has(deliveryJobId(job.data)));
     const carried = kept.flatMap((job) => (job.data.more ?? []).map((delivery) => [delivery.seriesId, deliveryJobId(job.data)]));
-    await Promise.all([carried.length > 0 ? this.redis.hset(this.carriedKey(), Object.fromEntries(carried)) : undefined, kept.length > 0 ? this.queue.addBulk(kept) : undefined]);
+    await Promise.all([carried.length > 0 ? this.redis.hset(this.carriedKey(), Object.fromEntries(carried)) : undefined, this.addJobs(kept)]);
     return kept.length;
+  }
+
+  /**
+   * One job goes as one script call: `addBulk` sends through a pipeline, and ioredis copies onto every
+   * pipeline each script the connection defines (BullMQ's 64), 44 us a pipeline. A steady trickle of events
+   * makes one job per fan-out batch, so most batches pay that for nothing.
+   */
+  private async addJobs(jobs: Array<ReturnType<typeof deliveryJob>>): Promise<void> {
+    if (jobs.length === 1) await this.queue.add(jobs[0].name, jobs[0].data, jobs[0].opts);
+    else if (jobs.length > 1) await this.queue.addBulk(jobs);
   }
 
   /** The job that carries each of these series besides its own, or null. */
