@@ -93,7 +93,7 @@ export function printSummary(report: BenchReport): void {
       log(
         `commit-to-receipt, 1 webhook at ${latency.rate} events/s from ${writes} (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < ${RECEIPT_P50_MS}: ${verdict(latency.p50 < RECEIPT_P50_MS)}), p99 ${latency.p99} ms (target < ${RECEIPT_P99_MS}: ${verdict(latency.p99 < RECEIPT_P99_MS)})`,
       );
-      if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}`);
+      if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${latency.loadGeneratorCpuMsPerEvent ?? '-'}`);
       if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
     }
   }

@@ -11,6 +11,7 @@ import IORedis from 'ioredis';
 import { Pool } from 'undici';
 import type { BenchOrg, BenchStack } from '../lib/bench-stack';
 import { benchApi, log, percentile, round, sleep } from '../lib/bench-http';
+import { cpuMs } from '../lib/process-usage';
 import { cpuPer, UsageSampler } from '../lib/usage-sampler';
 import { commitToReceipt, createAtRate } from './create-at-rate';
 import { ArrivalRecorder } from './receiver';
@@ -44,6 +45,8 @@ export interface LatencyFigures {
   cpuMsPerEvent: Record<string, number>;
   /** Times each process was put on a CPU per event (its wake-ups), over the same span. */
   runsPerEvent: Record<string, number>;
+  /** CPU ms per event of this process, the load generator and the receiver, on the same cores over the same span. */
+  loadGeneratorCpuMsPerEvent: number;
 }
 
 export interface DrainFigures {
@@ -151,12 +154,14 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const responses = new Map<string, number>();
     const trace = process.env.BENCH_WEBHOOK_TRACE ? traceQueue(queue, receiver, responses, stack.process('webhooks-worker').healthPort) : undefined;
     const before = await usage.cpu();
+    const ownBefore = cpuMs(process.pid);
     const runsBefore = await usage.runs();
     const commandsBefore = trace ? await redisCalls(redis) : undefined;
     if (trace) await redis.config('SET', 'latency-monitor-threshold', '20').then(() => redis.latency('RESET'));
     const { seconds } = await createAtRate(gateway, base, org.key, tableId, rate, durationS, responses, rowsPerRequest);
     await waitFor(() => receiver.arrivals.length >= responses.size, settings.drainTimeoutMs, 'latency deliveries').catch(() => undefined);
     const cpuMsPerEvent = cpuPer(before, await usage.cpu(), responses.size);
+    const loadGeneratorCpuMsPerEvent = round((cpuMs(process.pid) - ownBefore) / responses.size, 3);
     const runsPerEvent = cpuPer(runsBefore, await usage.runs(), responses.size);
     trace?.stop();
     if (commandsBefore) {
@@ -179,6 +184,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       p99: round(percentile(latencies, 99), 1),
       max: round(latencies[latencies.length - 1] ?? NaN, 1),
       cpuMsPerEvent,
+      loadGeneratorCpuMsPerEvent,
       runsPerEvent,
     };
   };
