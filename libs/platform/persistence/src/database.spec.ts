@@ -94,6 +94,12 @@ describe('Database', () => {
       expect((await single.query<{ n: number }>('SELECT n FROM waiting')).rows).toEqual([{ n: 3 }]);
       // Without an opening, work gets no rows.
       expect(await single.transaction(async (_tx, opened) => opened)).toEqual([]);
+      // An opening that fails fails the transaction, runs no work, and leaves the pool's one connection out of it.
+      const work = jest.fn(async () => 'ran');
+      await expect(single.transaction(work, { opening: 'SELECT 1 / 0' })).rejects.toThrow('division by zero');
+      expect(work).not.toHaveBeenCalled();
+      expect((await single.query<{ n: number }>('SELECT n FROM waiting')).rows).toEqual([{ n: 3 }]);
+      expect(await single.transaction(async (tx) => (await tx.query<{ one: number }>('SELECT 1 AS one')).rows)).toEqual([{ one: 1 }]);
     } finally {
       await single.close();
     }

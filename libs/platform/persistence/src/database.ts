@@ -88,12 +88,19 @@ export class Database implements Sql {
     const { synchronousCommit, opening } = options;
     return this.withConnection(async (client) => {
       // One round trip whatever the options: the statements travel in one simple query.
-      const opened = await client.query<O>(['BEGIN', synchronousCommit === false && 'SET LOCAL synchronous_commit TO off', opening].filter(Boolean).join('; '));
+      let opened: QueryResult<O> | Array<QueryResult<O>>;
+      try {
+        opened = await client.query<O>(['BEGIN', synchronousCommit === false && 'SET LOCAL synchronous_commit TO off', opening].filter(Boolean).join('; '));
+      } catch (error) {
+        // An opening that failed left the transaction open and aborted: the connection goes back to the pool out of it.
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
       beginCommitHooks(client);
       let result: T;
       try {
         // A simple query of several statements answers each one's result, in order.
-        result = await work(client, opening ? (opened as unknown as Array<QueryResult<O>>).at(-1)!.rows : []);
+        result = await work(client, opening ? (opened as Array<QueryResult<O>>).at(-1)!.rows : []);
         await client.query('COMMIT');
       } catch (error) {
         endCommitHooks(client, false);
