@@ -88,7 +88,7 @@ export class Database implements Sql {
     const { synchronousCommit, opening } = options;
     return this.withConnection(async (client) => {
       // One round trip whatever the options: the statements travel in one simple query.
-      let opened: QueryResult<O> | Array<QueryResult<O>>;
+      let opened: QueryResult<O>;
       try {
         opened = await client.query<O>(['BEGIN', synchronousCommit === false && 'SET LOCAL synchronous_commit TO off', opening].filter(Boolean).join('; '));
       } catch (error) {
@@ -100,7 +100,7 @@ export class Database implements Sql {
       let result: T;
       try {
         // A simple query of several statements answers each one's result, in order.
-        result = await work(client, opening ? (opened as Array<QueryResult<O>>).at(-1)!.rows : []);
+        result = await work(client, opening ? (opened as unknown as Array<QueryResult<O>>).at(-1)!.rows : []);
         await client.query('COMMIT');
       } catch (error) {
         endCommitHooks(client, false);
