@@ -87,19 +87,12 @@ export class Database implements Sql {
   transaction<T, O extends QueryResultRow = QueryResultRow>(work: (tx: Sql, opened: O[]) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const { synchronousCommit, opening } = options;
     return this.withConnection(async (client) => {
-      // One round trip whatever the options: the statements travel in one simple query.
-      let opened: QueryResult<O>;
-      try {
-        opened = await client.query<O>(['BEGIN', synchronousCommit === false && 'SET LOCAL synchronous_commit TO off', opening].filter(Boolean).join('; '));
-      } catch (error) {
-        // An opening that failed left the transaction open and aborted: the connection goes back to the pool out of it.
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
       beginCommitHooks(client);
       let result: T;
       try {
-        // A simple query of several statements answers each one's result, in order.
+        // One round trip whatever the options: the statements travel in one simple query, which answers each
+        // one's result in order. An opening that fails leaves the transaction open and aborted: rolled back below.
+        const opened = await client.query<O>(['BEGIN', synchronousCommit === false && 'SET LOCAL synchronous_commit TO off', opening].filter(Boolean).join('; '));
         result = await work(client, opening ? (opened as unknown as Array<QueryResult<O>>).at(-1)!.rows : []);
         await client.query('COMMIT');
       } catch (error) {

@@ -6,10 +6,12 @@ const DATABASE_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0
 const SCHEMA = `outbox_spec_${process.pid}`;
 const ORGANIZATION = '00000000-0000-4000-8000-000000000001';
 
-describe('Outbox.take', () => {
+describe('Outbox.takeStatement', () => {
   const db = new Database({ url: DATABASE_URL, poolSize: 3, organizationShare: 1, applicationName: `outbox-spec-${process.pid}` });
   const outbox = new Outbox(SCHEMA);
   const waiting = async () => (await db.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.outbox ORDER BY seq`)).rows.map((row) => row.id);
+  /** Takes a batch as a relay does, in a transaction its take opens, and commits. */
+  const take = (limit: number) => db.transaction<OutboxEntry[], OutboxEntry>(async (_tx, taken) => taken, { opening: outbox.takeStatement(limit) });
 
   beforeEach(async () => {
     await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
@@ -33,7 +35,7 @@ describe('Outbox.take', () => {
 
   it('takes the oldest events in the order they were written, exactly as written, and leaves the rest', async () => {
     const ids = await writeEvents(8);
-    const taken = await db.transaction((tx) => outbox.take(tx, 5));
+    const taken = await take(5);
     expect(taken.map((entry) => entry.id)).toEqual(ids.slice(0, 5));
     expect(taken.map((entry) => Number(entry.seq))).toEqual([7, 8, 9, 10, 11]);
     expect(JSON.parse(taken[0].payload)).toMatchObject({ id: ids[0], event: 'row.created', data: { index: 0 } });
@@ -41,20 +43,16 @@ describe('Outbox.take', () => {
     expect(await waiting()).toEqual(ids.slice(5));
   });
 
-  it('takes the same events when its statement opens the transaction, and refuses a batch size that is not a positive whole number', async () => {
-    const ids = await writeEvents(3);
-    const taken = await db.transaction<string[], OutboxEntry>(async (_tx, entries) => entries.map((entry) => entry.id), { opening: outbox.takeStatement(2) });
-    expect(taken).toEqual(ids.slice(0, 2));
-    expect(await waiting()).toEqual(ids.slice(2));
+  it('refuses a batch size that is not a positive whole number', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => outbox.takeStatement(bad)).toThrow(RangeError);
   });
 
   it('puts every event back when the transaction rolls back (a publish that failed)', async () => {
     const ids = await writeEvents(4);
-    const failed = db.transaction(async (tx) => {
-      expect(await outbox.take(tx, 10)).toHaveLength(4);
+    const failed = db.transaction<never, OutboxEntry>(async (_tx, taken) => {
+      expect(taken).toHaveLength(4);
       throw new Error('publish failed');
-    });
+    }, { opening: outbox.takeStatement(10) });
     await expect(failed).rejects.toThrow('publish failed');
     expect(await waiting()).toEqual(ids);
   });
@@ -64,12 +62,12 @@ describe('Outbox.take', () => {
     let releaseFirst: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (releaseFirst = resolve));
     let first: string[] = [];
-    const firstRelay = db.transaction(async (tx) => {
-      first = (await outbox.take(tx, 3)).map((entry) => entry.id);
+    const firstRelay = db.transaction<void, OutboxEntry>(async (_tx, taken) => {
+      first = taken.map((entry) => entry.id);
       await held;
-    });
+    }, { opening: outbox.takeStatement(3) });
     while (first.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    const second = (await db.transaction((tx) => outbox.take(tx, 10))).map((entry) => entry.id);
+    const second = (await take(10)).map((entry) => entry.id);
     releaseFirst();
     await firstRelay;
     expect(first).toEqual(ids.slice(0, 3));
@@ -79,11 +77,10 @@ describe('Outbox.take', () => {
 
   it('sets taken events aside with their error, lists them, and puts them back at the end of the outbox with their ids', async () => {
     const ids = await writeEvents(4);
-    await db.transaction(async (tx) => {
-      const [first, second] = await outbox.take(tx, 2);
+    await db.transaction<void, OutboxEntry>(async (tx, [first, second]) => {
       await outbox.park(tx, [{ entry: first, error: 'refused' }]);
       expect(second.id).toBe(ids[1]);
-    });
+    }, { opening: outbox.takeStatement(2) });
     expect(await waiting()).toEqual(ids.slice(2));
     expect(await outbox.parkedCount(db)).toBe(1);
     const [parked] = await outbox.listParked(db);
@@ -94,7 +91,7 @@ describe('Outbox.take', () => {
     expect(await outbox.retryParked(db)).toEqual([ids[0]]);
     expect(await outbox.parkedCount(db)).toBe(0);
     expect(await waiting()).toEqual([ids[2], ids[3], ids[0]]);
-    const [again] = await db.transaction((tx) => outbox.take(tx, 10));
+    const [again] = await take(10);
     expect(JSON.parse(again.payload)).toMatchObject({ id: ids[2] });
   });
 });

@@ -160,17 +160,10 @@ export class Outbox {
   }
 
   /**
-   * Takes the oldest waiting events out of the outbox within `tx`, in the order they were written: rows
-   * another relay holds are skipped, and a rollback puts every one back.
-   */
-  async take(tx: Sql, limit: number): Promise<OutboxEntry[]> {
-    const { rows } = await tx.query<OutboxEntry>(this.takeStatement(limit));
-    return rows;
-  }
-
-  /**
-   * The statement `take` runs, as text without parameters: a relay opens its transaction with it
-   * (Database.transaction's `opening`), so a batch costs one round trip to Postgres and then its COMMIT.
+   * The statement that takes the oldest waiting events out of the outbox, in the order they were written:
+   * rows another relay holds are skipped, and a rollback puts every one back. Text without parameters: a
+   * relay opens its transaction with it (Database.transaction's `opening`), so a batch costs one round trip
+   * to Postgres and then its COMMIT.
    */
   takeStatement(limit: number): string {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`an outbox batch is a positive whole number of entries, not ${limit}`);
