@@ -29,6 +29,31 @@ describe('the bench against its recorded run', () => {
     expect(recordedFiguresOf('quick run x', [ratio, cpu])).toEqual({ run: 'quick run x', figures: { 'creates.ratio': 0.5, 'creates.cpuMs': 2.2 } });
   });
 
+  it('judges a figure that has its ceiling in both runs as a multiple of it, so a slower machine is no DROP', () => {
+    const recorded = { run: 'the last one', figures: { 'creates.cpuMs': 1 }, references: { 'creates.cpuMs': 0.5 } };
+    // Twice the CPU on a machine where the bare server also takes twice: the same system.
+    expect(comparisonLines([{ ...cpu, value: 2, reference: 1 }], recorded)).toEqual([
+      "  CPU ms per create, every process: recorded 1 (2x its ceiling's), today 2 (2x): better by 0% against the ceiling",
+    ]);
+    // The same CPU where the bare server got faster: the system fell behind it.
+    expect(comparisonLines([{ ...cpu, value: 1, reference: 0.4 }], recorded)).toEqual([
+      "  CPU ms per create, every process: recorded 1 (2x its ceiling's), today 1 (2.5x): worse by 25% against the ceiling DROP",
+    ]);
+    // Without a reference in the recorded run, the figures themselves are compared.
+    expect(comparisonLines([{ ...cpu, value: 2, reference: 1 }], { run: 'older', figures: { 'creates.cpuMs': 1 } })[0]).toBe(
+      '  CPU ms per create, every process: recorded 1, today 2 (worse by 100%) DROP',
+    );
+  });
+
+  it('records the ceilings beside the figures, keeping those of the figures it keeps', () => {
+    const before = { run: 'full run y', figures: { 'creates.cpuMs': 1, 'batches.cpuMs': 100 }, references: { 'creates.cpuMs': 0.5, 'batches.cpuMs': 80 } };
+    expect(recordedFiguresOf('run x', [{ ...cpu, reference: 1.5 }], before)).toEqual({
+      run: 'run x (creates.cpuMs); the rest: full run y',
+      figures: { 'creates.cpuMs': 2.2, 'batches.cpuMs': 100 },
+      references: { 'creates.cpuMs': 1.5, 'batches.cpuMs': 80 },
+    });
+  });
+
   it('records a run of some scenarios over the recorded one, keeping the figures it did not measure', () => {
     const before = { run: 'full run y', figures: { 'creates.ratio': 0.4, 'lists.10000.p95': 30 } };
     expect(recordedFiguresOf('full run x', [ratio], before)).toEqual({

@@ -77,7 +77,7 @@ export function printSummary(report: BenchReport): void {
   }
   if (deliveries) {
     log(
-      `deliveries/s, 5 webhooks: one worker ${deliveries.oneWorker.deliveriesPerSecond} (target >= ${WORKER_DELIVERIES_PER_SECOND}: ${verdict(deliveries.oneWorker.deliveriesPerSecond >= WORKER_DELIVERIES_PER_SECOND)}), ceiling ${deliveries.ceiling.perSecond}: ratio ${deliveries.ratioOneWorkerToCeiling}`,
+      `deliveries/s, 5 webhooks: one worker ${deliveries.oneWorker.deliveriesPerSecond} (target >= ${WORKER_DELIVERIES_PER_SECOND}: ${verdict(deliveries.oneWorker.deliveriesPerSecond >= WORKER_DELIVERIES_PER_SECOND)}), ceiling ${deliveries.ceiling.perSecond} (${deliveries.ceiling.cpuMsPerRequest} ms of its CPU per request): ratio ${deliveries.ratioOneWorkerToCeiling}`,
     );
     log(`  two workers ${deliveries.twoWorkers.deliveriesPerSecond}: ${deliveries.secondWorkerGain}x one (target: more than one: ${verdict(deliveries.secondWorkerGain > 1)})`);
     const perDelivery = deliveries.oneWorker.cpuMsPerDelivery;

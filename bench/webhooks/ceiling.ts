@@ -1,6 +1,7 @@
 /**
  * The ceiling: one process POSTing signed bodies of a given size to a receiver as fast as it can.
- * Usage: node dist/bench/webhooks/ceiling.js <url> <bodyBytes> <durationMs> <inFlight>; prints JSON.
+ * Usage: node dist/bench/webhooks/ceiling.js <url> <bodyBytes> <durationMs> <inFlight>; prints JSON, with the
+ * process's own CPU per request: the reference a worker's CPU per delivery is compared with across machines.
  */
 import { signWebhookBody } from '@contracts';
 import { Agent, request } from 'undici';
@@ -27,9 +28,12 @@ async function main(): Promise<void> {
     }
   };
   const started = Date.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(Array.from({ length: Number(inFlight) }, loop));
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`${JSON.stringify({ requests: sent, failed, perSecond: Math.round(sent / seconds) })}\n`);
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuMsPerRequest = Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, sent)) * 1000) / 1000;
+  process.stdout.write(`${JSON.stringify({ requests: sent, failed, perSecond: Math.round(sent / seconds), cpuMsPerRequest })}\n`);
   await dispatcher.close();
 }
 

@@ -68,7 +68,8 @@ export interface WebhookFigures {
   cpuMsPerQueuedJob: Record<string, number>;
   oneWorker: DrainFigures;
   twoWorkers: DrainFigures;
-  ceiling: { perSecond: number; inFlight: number; bodyBytes: number };
+  /** The signed-POST process: its rate, and its own CPU per request (the reference for the worker's CPU per delivery). */
+  ceiling: { perSecond: number; inFlight: number; bodyBytes: number; cpuMsPerRequest: number };
   ratioOneWorkerToCeiling: number;
   secondWorkerGain: number;
 }
@@ -279,14 +280,14 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       '5000',
       String(settings.ceilingInFlight),
     ]);
-    const ceiling = JSON.parse(stdout) as { perSecond: number };
+    const ceiling = JSON.parse(stdout) as { perSecond: number; cpuMsPerRequest: number };
     return {
       latency: latencyFigures,
       batchedLatency,
       cpuMsPerQueuedJob: queuedJobCpu,
       oneWorker,
       twoWorkers,
-      ceiling: { perSecond: ceiling.perSecond, inFlight: settings.ceilingInFlight, bodyBytes: receiver.bodyBytes },
+      ceiling: { perSecond: ceiling.perSecond, inFlight: settings.ceilingInFlight, bodyBytes: receiver.bodyBytes, cpuMsPerRequest: ceiling.cpuMsPerRequest },
       ratioOneWorkerToCeiling: round(oneWorker.deliveriesPerSecond / ceiling.perSecond, 3),
       secondWorkerGain: round(twoWorkers.deliveriesPerSecond / oneWorker.deliveriesPerSecond, 2),
     };
