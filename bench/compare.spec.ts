@@ -33,11 +33,11 @@ describe('the bench against its recorded run', () => {
     const recorded = { run: 'the last one', figures: { 'creates.cpuMs': 1 }, references: { 'creates.cpuMs': 0.5 } };
     // Twice the CPU on a machine where the bare server also takes twice: the same system.
     expect(comparisonLines([{ ...cpu, value: 2, reference: 1 }], recorded)).toEqual([
-      "  CPU ms per create, every process: recorded 1 (2x its ceiling's), today 2 (2x): better by 0% against the ceiling",
+      "  CPU ms per create, every process: recorded 1 (2x its ceiling's 0.5), today 2 (2x its 1): better by 0% against the ceiling",
     ]);
     // The same CPU where the bare server got faster: the system fell behind it.
     expect(comparisonLines([{ ...cpu, value: 1, reference: 0.4 }], recorded)).toEqual([
-      "  CPU ms per create, every process: recorded 1 (2x its ceiling's), today 1 (2.5x): worse by 25% against the ceiling DROP",
+      "  CPU ms per create, every process: recorded 1 (2x its ceiling's 0.5), today 1 (2.5x its 0.4): worse by 25% against the ceiling DROP",
     ]);
     // Without a reference in the recorded run, the figures themselves are compared.
     expect(comparisonLines([{ ...cpu, value: 2, reference: 1 }], { run: 'older', figures: { 'creates.cpuMs': 1 } })[0]).toBe(

@@ -96,7 +96,7 @@ export function comparisonLines(figures: Figure[], recorded: RecordedFigures | u
     if (figure.reference && beforeReference) {
       const [then, now] = [before / beforeReference, figure.value / figure.reference];
       const worse = worsening({ value: now, higherIsBetter: figure.higherIsBetter }, then);
-      return `  ${figure.label}: recorded ${before} (${rounded(then)}x its ceiling's), today ${figure.value} (${rounded(now)}x): ${percentOf(worse)} against the ceiling${worse > DROP_THRESHOLD ? ' DROP' : ''}`;
+      return `  ${figure.label}: recorded ${before} (${rounded(then)}x its ceiling's ${beforeReference}), today ${figure.value} (${rounded(now)}x its ${figure.reference}): ${percentOf(worse)} against the ceiling${worse > DROP_THRESHOLD ? ' DROP' : ''}`;
     }
     const worse = worsening(figure, before);
     return `  ${figure.label}: recorded ${before}, today ${figure.value} (${percentOf(worse)})${worse > DROP_THRESHOLD ? ' DROP' : ''}`;
