@@ -112,11 +112,9 @@ export function recordedFiguresOf(run: string, figures: Figure[], before?: Recor
   const today = Object.fromEntries(figures.map((figure) => [figure.key, figure.value]));
   const references = Object.fromEntries(figures.flatMap((figure) => (figure.reference ? [[figure.key, figure.reference]] : [])));
   const kept = Object.keys(before?.figures ?? {}).filter((key) => !(key in today));
-  const keptReferences = Object.fromEntries(Object.entries(before?.references ?? {}).filter(([key]) => kept.includes(key)));
-  const withReferences = (recorded: RecordedFigures, all: Record<string, number>) => (Object.keys(all).length > 0 ? { ...recorded, references: all } : recorded);
-  if (!before || kept.length === 0) return withReferences({ run, figures: today }, references);
-  return withReferences(
-    { run: `${run} (${Object.keys(today).join(', ')}); the rest: ${before.run}`, figures: { ...before.figures, ...today } },
-    { ...keptReferences, ...references },
-  );
+  const keptReferences = Object.entries(before?.references ?? {}).filter(([key]) => kept.includes(key));
+  const allReferences = { ...Object.fromEntries(keptReferences), ...references };
+  const recorded =
+    !before || kept.length === 0 ? { run, figures: today } : { run: `${run} (${Object.keys(today).join(', ')}); the rest: ${before.run}`, figures: { ...before.figures, ...today } };
+  return Object.keys(allReferences).length > 0 ? { ...recorded, references: allReferences } : recorded;
 }
