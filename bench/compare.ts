@@ -1,3 +1,4 @@
+import { round } from './lib/bench-http';
 import type { BenchReport } from './report';
 
 /**
@@ -28,7 +29,7 @@ export interface RecordedFigures {
 /** A worse figure by more than this share of the recorded one is flagged. */
 export const DROP_THRESHOLD = 0.1;
 
-const total = (per: Record<string, number>) => Math.round(Object.values(per).reduce((sum, ms) => sum + ms, 0) * 1000) / 1000;
+const total = (per: Record<string, number>) => round(Object.values(per).reduce((sum, ms) => sum + ms, 0), 3);
 
 /** Each scenario's headline figures in this run. */
 export function headlineFigures(report: BenchReport): Figure[] {
@@ -79,8 +80,7 @@ export function worsening(figure: Pick<Figure, 'value' | 'higherIsBetter'>, reco
   return figure.higherIsBetter ? -change : change;
 }
 
-const rounded = (value: number, places = 3) => Math.round(value * 10 ** places) / 10 ** places;
-const percentOf = (worse: number) => `${worse > 0 ? 'worse' : 'better'} by ${Math.abs(Math.round(worse * 1000) / 10)}%`;
+const percentOf = (worse: number) => `${worse > 0 ? 'worse' : 'better'} by ${Math.abs(round(worse * 100, 1))}%`;
 
 /**
  * One line per figure: the recorded run's value beside today's, flagged DROP when worse by more than
@@ -92,14 +92,13 @@ export function comparisonLines(figures: Figure[], recorded: RecordedFigures | u
   return figures.map((figure) => {
     const before = recorded.figures[figure.key];
     if (before === undefined) return `  ${figure.label}: ${figure.value} (not in the recorded run)`;
-    const beforeReference = recorded.references?.[figure.key];
-    if (figure.reference && beforeReference) {
-      const [then, now] = [before / beforeReference, figure.value / figure.reference];
-      const worse = worsening({ value: now, higherIsBetter: figure.higherIsBetter }, then);
-      return `  ${figure.label}: recorded ${before} (${rounded(then)}x its ceiling's ${beforeReference}), today ${figure.value} (${rounded(now)}x its ${figure.reference}): ${percentOf(worse)} against the ceiling${worse > DROP_THRESHOLD ? ' DROP' : ''}`;
-    }
-    const worse = worsening(figure, before);
-    return `  ${figure.label}: recorded ${before}, today ${figure.value} (${percentOf(worse)})${worse > DROP_THRESHOLD ? ' DROP' : ''}`;
+    const ceilings = recorded.references?.[figure.key] && figure.reference ? { then: recorded.references[figure.key], now: figure.reference } : undefined;
+    const [then, now] = ceilings ? [before / ceilings.then, figure.value / ceilings.now] : [before, figure.value];
+    const worse = worsening({ value: now, higherIsBetter: figure.higherIsBetter }, then);
+    const comparison = ceilings
+      ? `recorded ${before} (${round(then, 3)}x its ceiling's ${ceilings.then}), today ${figure.value} (${round(now, 3)}x its ${ceilings.now}): ${percentOf(worse)} against the ceiling`
+      : `recorded ${before}, today ${figure.value} (${percentOf(worse)})`;
+    return `  ${figure.label}: ${comparison}${worse > DROP_THRESHOLD ? ' DROP' : ''}`;
   });
 }
 

@@ -1,5 +1,5 @@
 import { buildEvent, MOST_ENTRY_BYTES, MOST_EVENTS_PER_ENTRY, Outbox, OutboxEntry, outboxEntries, outboxTableSql, parkedOutboxTableSql } from './outbox';
-import { Database } from './database';
+import { Database, Sql } from './database';
 
 // Runs against the real Postgres, in a schema of its own on the maintenance database.
 const DATABASE_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -10,8 +10,9 @@ describe('Outbox.takeStatement', () => {
   const db = new Database({ url: DATABASE_URL, poolSize: 3, organizationShare: 1, applicationName: `outbox-spec-${process.pid}` });
   const outbox = new Outbox(SCHEMA);
   const waiting = async () => (await db.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.outbox ORDER BY seq`)).rows.map((row) => row.id);
-  /** Takes a batch as a relay does, in a transaction its take opens, and commits. */
-  const take = (limit: number) => db.transaction<OutboxEntry[], OutboxEntry>(async (_tx, taken) => taken, { opening: outbox.takeStatement(limit) });
+  /** Takes a batch as a relay does, in a transaction its take opens, does `work` with it there, and commits. */
+  const take = <T = OutboxEntry[]>(limit: number, work: (tx: Sql, taken: OutboxEntry[]) => Promise<T> = async (_tx, taken) => taken as T) =>
+    db.transaction<T, OutboxEntry>(work, { opening: outbox.takeStatement(limit) });
 
   beforeEach(async () => {
     await db.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
@@ -49,10 +50,10 @@ describe('Outbox.takeStatement', () => {
 
   it('puts every event back when the transaction rolls back (a publish that failed)', async () => {
     const ids = await writeEvents(4);
-    const failed = db.transaction<never, OutboxEntry>(async (_tx, taken) => {
+    const failed = take(10, async (_tx, taken) => {
       expect(taken).toHaveLength(4);
       throw new Error('publish failed');
-    }, { opening: outbox.takeStatement(10) });
+    });
     await expect(failed).rejects.toThrow('publish failed');
     expect(await waiting()).toEqual(ids);
   });
@@ -62,10 +63,10 @@ describe('Outbox.takeStatement', () => {
     let releaseFirst: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (releaseFirst = resolve));
     let first: string[] = [];
-    const firstRelay = db.transaction<void, OutboxEntry>(async (_tx, taken) => {
+    const firstRelay = take(3, async (_tx, taken) => {
       first = taken.map((entry) => entry.id);
       await held;
-    }, { opening: outbox.takeStatement(3) });
+    });
     while (first.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const second = (await take(10)).map((entry) => entry.id);
     releaseFirst();
@@ -77,10 +78,10 @@ describe('Outbox.takeStatement', () => {
 
   it('sets taken events aside with their error, lists them, and puts them back at the end of the outbox with their ids', async () => {
     const ids = await writeEvents(4);
-    await db.transaction<void, OutboxEntry>(async (tx, [first, second]) => {
+    await take(2, async (tx, [first, second]) => {
       await outbox.park(tx, [{ entry: first, error: 'refused' }]);
       expect(second.id).toBe(ids[1]);
-    }, { opening: outbox.takeStatement(2) });
+    });
     expect(await waiting()).toEqual(ids.slice(2));
     expect(await outbox.parkedCount(db)).toBe(1);
     const [parked] = await outbox.listParked(db);
