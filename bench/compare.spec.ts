@@ -1,4 +1,5 @@
-import { comparisonLines, DROP_THRESHOLD, Figure, recordedFiguresOf, worsening } from './compare';
+import { comparisonLines, DROP_THRESHOLD, Figure, headlineFigures, recordedFiguresOf, worsening } from './compare';
+import type { BenchReport } from './report';
 
 const ratio: Figure = { key: 'creates.ratio', label: 'creates/s against the bare ceiling', value: 0.5, higherIsBetter: true };
 const cpu: Figure = { key: 'creates.cpuMs', label: 'CPU ms per create, every process', value: 2.2, higherIsBetter: false };
@@ -64,5 +65,24 @@ describe('the bench against its recorded run', () => {
       run: 'full run x',
       figures: { 'creates.ratio': 0.5, 'creates.cpuMs': 2.2 },
     });
+  });
+
+  it("judges commit-to-receipt's CPU per event against the bare server's CPU per create at the same pace, when the creates ran at it", () => {
+    const latency = { rate: 500, rowsPerRequest: 1, p50: 20, p99: 90, cpuMsPerEvent: { gateway: 1, webhooks: 2 } };
+    const deliveries = { latency, batchedLatency: { ...latency, rowsPerRequest: 10 }, oneWorker: { cpuMsPerDelivery: {} }, ceiling: { cpuMsPerRequest: 0.1 } };
+    const atPace = (rate: number) => ({ rate, cpuMsPerBareCreate: { bare: 0.5, postgres: 0.25 } });
+    const creates = { ratio: 1, cpuMsPerCreate: {}, cpuMsPerBareCreate: {}, atFixedRate: { rate: 1000, gateway: { p99: 50 }, bare: { p99: 40 } } };
+    const receiptCpu = (report: object) => headlineFigures({ lists: [], ...report } as unknown as BenchReport).find((figure) => figure.key === 'receipt.singleCpuMs');
+    expect(receiptCpu({ deliveries, creates: { ...creates, atPace: atPace(500) } })).toEqual({
+      key: 'receipt.singleCpuMs',
+      label: 'CPU ms per event from single creates, every process',
+      value: 3,
+      higherIsBetter: false,
+      reference: 0.75,
+    });
+    // Paced otherwise, or not run: the figure stands alone.
+    expect(receiptCpu({ deliveries, creates: { ...creates, atPace: atPace(250) } })?.reference).toBeUndefined();
+    expect(receiptCpu({ deliveries })).toMatchObject({ value: 3 });
+    expect(receiptCpu({ deliveries })?.reference).toBeUndefined();
   });
 });

@@ -50,6 +50,10 @@ export function headlineFigures(report: BenchReport): Figure[] {
     add('deliveries.ratio', 'deliveries/s of one worker against the signed-POST ceiling', deliveries.ratioOneWorkerToCeiling, true);
     add('deliveries.workerCpuMs', 'worker CPU ms per delivery', deliveries.oneWorker.cpuMsPerDelivery['webhooks-worker'] ?? 0, false, deliveries.ceiling.cpuMsPerRequest);
     add('deliveries.secondWorkerGain', 'second worker process, times one', deliveries.secondWorkerGain, true);
+    const { latency } = deliveries;
+    // At the same pace, the bare server's CPU per create shows what the machine makes a wake-up cost.
+    const bareAtPace = creates?.atPace.rate === latency.rate ? total(creates.atPace.cpuMsPerBareCreate) : undefined;
+    if (latency.cpuMsPerEvent) add('receipt.singleCpuMs', 'CPU ms per event from single creates, every process', total(latency.cpuMsPerEvent), false, bareAtPace);
     add('receipt.singleP50', 'commit-to-receipt p50 ms from single creates', deliveries.latency.p50, false);
     add('receipt.singleP99', 'commit-to-receipt p99 ms from single creates', deliveries.latency.p99, false);
     add('receipt.batchP99', 'commit-to-receipt p99 ms from batch creates', deliveries.batchedLatency.p99, false);

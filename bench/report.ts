@@ -59,6 +59,10 @@ export function printSummary(report: BenchReport): void {
     );
     log(`  CPU ms per create: ${cpuLine(creates.cpuMsPerCreate)} (target <= ${CREATE_CPU_MS}: ${verdict(sum(creates.cpuMsPerCreate) <= CREATE_CPU_MS)})`);
     log(`  CPU ms per bare create: ${cpuLine(creates.cpuMsPerBareCreate)}`);
+    const pace = creates.atPace;
+    log(
+      `  at commit-to-receipt's ${pace.rate}/s: gateway ${pace.gateway.rps}/s p99 ${pace.gateway.p99} ms, CPU ms per create ${cpuLine(pace.cpuMsPerCreate)}; bare ${pace.bare.rps}/s p99 ${pace.bare.p99} ms, CPU ms per create ${cpuLine(pace.cpuMsPerBareCreate)}`,
+    );
   }
   if (batches) {
     const { gateway, bare } = batches;
@@ -94,6 +98,8 @@ export function printSummary(report: BenchReport): void {
         `commit-to-receipt, 1 webhook at ${latency.rate} events/s from ${writes} (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < ${RECEIPT_P50_MS}: ${verdict(latency.p50 < RECEIPT_P50_MS)}), p99 ${latency.p99} ms (target < ${RECEIPT_P99_MS}: ${verdict(latency.p99 < RECEIPT_P99_MS)})`,
       );
       if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${latency.loadGeneratorCpuMsPerEvent ?? '-'}`);
+      const bareAtPace = creates && latency.rowsPerRequest === 1 && creates.atPace.rate === latency.rate ? sum(creates.atPace.cpuMsPerBareCreate) : undefined;
+      if (latency.cpuMsPerEvent && bareAtPace) log(`  that is ${Math.round((sum(latency.cpuMsPerEvent) / bareAtPace) * 100) / 100}x the bare server's CPU per create at the same pace (${Math.round(bareAtPace * 1000) / 1000} ms)`);
       if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
     }
   }

@@ -25,6 +25,7 @@ const rows: RowsSettings = {
   durationS: number('BENCH_DURATION_S', 15, 5),
   connections: number('BENCH_CONNECTIONS', 50, 50),
   fixedRate: number('BENCH_FIXED_RATE', 1_000, 1_000),
+  pacedRate: number('BENCH_WEBHOOK_RATE', 500, 500),
   sizes: (process.env.BENCH_SIZES ?? (quick ? '10000,100000' : '10000,1000000')).split(',').map(Number),
   listRequests: number('BENCH_LIST_REQUESTS', 400, 200),
 };

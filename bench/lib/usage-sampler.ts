@@ -17,6 +17,8 @@ export class UsageSampler {
   private readonly peak: Record<string, number> = {};
   private idle: Record<string, number | undefined> = {};
   private timer?: NodeJS.Timeout;
+  private readonly backendCpu = new BackendCounter();
+  private readonly backendRuns = new BackendCounter();
 
   constructor(
     private readonly pids: PidsOf,
@@ -41,7 +43,7 @@ export class UsageSampler {
   async cpu(): Promise<Record<string, number>> {
     const usage: Record<string, number> = {};
     for (const [name, pid] of Object.entries(this.pids())) if (pid) usage[name] = cpuMs(pid);
-    usage.postgres = (await this.backendPids()).reduce((sum, pid) => sum + cpuMs(pid), 0);
+    usage.postgres = this.backendCpu.add(await this.backendPids(), cpuMs);
     return usage;
   }
 
@@ -49,7 +51,7 @@ export class UsageSampler {
   async runs(): Promise<Record<string, number>> {
     const runs: Record<string, number> = {};
     for (const [name, pid] of Object.entries(this.pids())) if (pid) runs[name] = timesRun(pid);
-    runs.postgres = (await this.backendPids()).reduce((sum, pid) => sum + timesRun(pid), 0);
+    runs.postgres = this.backendRuns.add(await this.backendPids(), timesRun);
     return runs;
   }
 
@@ -69,6 +71,25 @@ export class UsageSampler {
     } finally {
       await db.end();
     }
+  }
+}
+
+/**
+ * A count summed over the Postgres backends of the bench database (CPU time, times run), kept as a running
+ * total of what each backend added since it was last read: a backend that ended between two readings (a
+ * pool closed an idle connection) takes what it had counted before with it from a plain sum, which then
+ * falls; here it keeps it.
+ */
+export class BackendCounter {
+  private readonly seen = new Map<number, number>();
+  private total = 0;
+
+  add(pids: readonly number[], read: (pid: number) => number): number {
+    const now = new Map(pids.map((pid) => [pid, read(pid)]));
+    for (const [pid, value] of now) this.total += Math.max(0, value - (this.seen.get(pid) ?? 0));
+    this.seen.clear();
+    for (const [pid, value] of now) this.seen.set(pid, value);
+    return this.total;
   }
 }
 

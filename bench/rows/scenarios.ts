@@ -32,6 +32,8 @@ export interface RowsSettings {
   durationS: number;
   connections: number;
   fixedRate: number;
+  /** The rate of commit-to-receipt's single creates: both servers are also driven at it, CPU read around each. */
+  pacedRate: number;
   sizes: number[];
   listRequests: number;
 }
@@ -52,6 +54,12 @@ export interface CreateFigures {
   /** CPU ms per create, by process, while the gateway ran as fast as it goes. */
   cpuMsPerCreate: Record<string, number>;
   cpuMsPerBareCreate: Record<string, number>;
+  /**
+   * Both driven at commit-to-receipt's pace instead: a process woken for each request or two costs more per
+   * request than one kept busy, by as much as the machine makes a wake-up cost, so the bare server's CPU per
+   * create here is the reference for the stack's CPU per event at that pace.
+   */
+  atPace: { rate: number; gateway: LoadResult; bare: LoadResult; cpuMsPerCreate: Record<string, number>; cpuMsPerBareCreate: Record<string, number> };
 }
 
 export interface ListFigures {
@@ -188,36 +196,44 @@ async function startBare(databaseUrl: string, port: number): Promise<{ pid: numb
   return { pid: child.pid as number, stop: () => child.kill('SIGTERM') };
 }
 
-/** Creates through the gateway and through the bare server, each as fast as it goes, then both at the fixed rate. */
+/**
+ * Creates through the gateway and through the bare server, each as fast as it goes, then both at the fixed
+ * rate, then both at commit-to-receipt's pace.
+ */
 export function measureCreates(run: BesideBare): Promise<CreateFigures> {
   const { gatewayUrl, org, usage, settings, barePort } = run;
   return beside(run, 'creates', async (bare, tableId) => {
     const url = `${gatewayUrl}/tables/${tableId}/rows`;
     const auth = { authorization: `Bearer ${org.key}` };
     const bareUrl = `http://127.0.0.1:${barePort}/rows`;
+    const cpuNow = async () => ({ ...(await usage.cpu()), bare: cpuMs(bare.pid) });
+    /** A load with the CPU per create around it: of the stack's processes, or of the bare server and Postgres. */
+    const measured = async (of: 'stack' | 'bare', rate?: number) => {
+      const before = await cpuNow();
+      const result = await load(of === 'stack' ? url : bareUrl, of === 'stack' ? auth : {}, settings.durationS, settings.connections, rate);
+      const { bare: bareMs = 0, ...stack } = cpuPer(before, await cpuNow(), result.rps * settings.durationS);
+      return { result, cpuMsPerCreate: of === 'stack' ? stack : { bare: bareMs, postgres: stack.postgres ?? 0 } };
+    };
     log('creates: warming up both ...');
     await load(url, auth, 3, 10);
     await load(bareUrl, {}, 3, 10);
     log(`creates: ${settings.connections} connections, ${settings.durationS}s each, as fast as they go ...`);
-    const cpuBefore = await usage.cpu();
-    const gateway = await load(url, auth, settings.durationS, settings.connections);
-    const cpuAfter = await usage.cpu();
-    const bareBefore = { ...(await usage.cpu()), bare: cpuMs(bare.pid) };
-    const bareMax = await load(bareUrl, {}, settings.durationS, settings.connections);
-    const bareAfter = { ...(await usage.cpu()), bare: cpuMs(bare.pid) };
+    const gateway = await measured('stack');
+    const bareMax = await measured('bare');
     log(`creates: at a fixed ${settings.fixedRate}/s ...`);
     const gatewayFixed = await load(url, auth, settings.durationS, settings.connections, settings.fixedRate);
     const bareFixed = await load(bareUrl, {}, settings.durationS, settings.connections, settings.fixedRate);
-    const creates = gateway.rps * settings.durationS;
-    const bareCreates = bareMax.rps * settings.durationS;
-    const bareCpu = cpuPer(bareBefore, bareAfter, bareCreates);
+    log(`creates: at commit-to-receipt's ${settings.pacedRate}/s ...`);
+    const paced = await measured('stack', settings.pacedRate);
+    const barePaced = await measured('bare', settings.pacedRate);
     return {
-      gateway,
-      bare: bareMax,
-      ratio: round(gateway.rps / bareMax.rps, 3),
+      gateway: gateway.result,
+      bare: bareMax.result,
+      ratio: round(gateway.result.rps / bareMax.result.rps, 3),
       atFixedRate: { rate: settings.fixedRate, gateway: gatewayFixed, bare: bareFixed },
-      cpuMsPerCreate: cpuPer(cpuBefore, cpuAfter, creates),
-      cpuMsPerBareCreate: { bare: bareCpu.bare, postgres: bareCpu.postgres },
+      cpuMsPerCreate: gateway.cpuMsPerCreate,
+      cpuMsPerBareCreate: bareMax.cpuMsPerCreate,
+      atPace: { rate: settings.pacedRate, gateway: paced.result, bare: barePaced.result, cpuMsPerCreate: paced.cpuMsPerCreate, cpuMsPerBareCreate: barePaced.cpuMsPerCreate },
     };
   });
 }
