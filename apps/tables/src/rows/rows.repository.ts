@@ -20,6 +20,8 @@ export interface RowPageQuery {
   order: RowOrder;
   limit: number;
   offset?: number;
+  /** Each row comes with the table's state (tableStateOf), read in the same statement. */
+  withState?: boolean;
   /**
    * The conditions match few of the table's rows: read those (through the indexes that serve the
    * conditions) and sort them, instead of walking the sort order's index past every row that does not
@@ -29,7 +31,25 @@ export interface RowPageQuery {
 }
 
 /** A row of a list, with its sort value as exact text for the next page's cursor. */
-export type ListedRow = RowRecord & { cursor_key: string | null };
+export type ListedRow = RowRecord & { cursor_key: string | null } & Partial<TableStateColumns>;
+
+/** The table's version and row count as a read of its rows found them, in the same statement. */
+export interface TableState {
+  version: number;
+  rowCount: number;
+}
+
+/** The columns a read adds for the table's state (tableStateColumns): null when the table is gone. */
+interface TableStateColumns {
+  table_version: number | null;
+  table_row_count: string | null;
+}
+
+/** The table's state from a record a read answered with its columns; undefined when the table is gone or none came back. */
+export function tableStateOf(record: Partial<TableStateColumns> | undefined): TableState | undefined {
+  if (record?.table_version == null) return undefined;
+  return { version: record.table_version, rowCount: Number(record.table_row_count ?? 0) };
+}
 
 /** A row an upsert wrote, and whether the write inserted it (false: it updated the row holding its key). */
 export type UpsertedRow = RowRecord & { inserted: boolean };
@@ -227,17 +247,22 @@ export class RowsRepository {
     const rowsRead = `${qualified(table.storageName)} ${where}`;
     // Column names are the same in the table and in `matched`, so the list, key and order read either.
     const [matched, source] = query.matchesFirst ? [`WITH matched AS MATERIALIZED (SELECT * FROM ${rowsRead}) `, 'matched'] : ['', rowsRead];
+    const state = query.withState ? `, ${tableStateColumns(query.params, table)}` : '';
     const { rows } = await this.db.query<ListedRow>(
-      `${matched}SELECT ${rowSelectList(table.fields)}, ${query.order.keyExpression} AS cursor_key FROM ${source}
+      `${matched}SELECT ${rowSelectList(table.fields)}, ${query.order.keyExpression} AS cursor_key${state} FROM ${source}
        ORDER BY ${query.order.orderBy} LIMIT ${limit}${offset}`,
       query.params.values,
     );
     return rows;
   }
 
-  async count(table: UserTable, where: string, params: unknown[]): Promise<number> {
-    const { rows } = await this.db.query<{ total: string }>(`SELECT count(*) AS total FROM ${qualified(table.storageName)} WHERE ${where}`, params);
-    return Number(rows[0].total);
+  /** The rows that meet `where`, with the table's state read in the same statement. */
+  async count(table: UserTable, where: string, params: SqlParameters): Promise<{ total: number; state?: TableState }> {
+    const { rows } = await this.db.query<{ total: string } & TableStateColumns>(
+      `SELECT count(*) AS total, ${tableStateColumns(params, table)} FROM ${qualified(table.storageName)} WHERE ${where}`,
+      params.values,
+    );
+    return { total: Number(rows[0].total), state: tableStateOf(rows[0]) };
   }
 }
 
@@ -272,6 +297,17 @@ function unnestedRows(params: SqlParameters, table: UserTable, rows: ReadonlyArr
 /** A row only when the table still has the version a write's values were checked against: a write selects FROM it. */
 function versionGuard(params: SqlParameters, table: UserTable): string {
   return `SELECT 1 FROM ${USER_TABLES_TABLE} WHERE id = ${params.add(table.id)} AND organization_id = ${params.add(table.organizationId)} AND version = ${params.add(table.version)}`;
+}
+
+/**
+ * The table's version and row count as two columns (`table_version`, `table_row_count`) of a statement
+ * over its rows: a read can then tell whether the copy of the table it was written against is still the
+ * table's, and answer its row count, without a statement of its own.
+ */
+function tableStateColumns(params: SqlParameters, table: UserTable): string {
+  const id = params.add(table.id);
+  return `(SELECT version FROM ${USER_TABLES_TABLE} WHERE id = ${id} AND organization_id = ${params.add(table.organizationId)}) AS table_version,
+    (SELECT COALESCE(sum(n), 0) FROM ${ROW_COUNTS_TABLE} WHERE table_id = ${id}) AS table_row_count`;
 }
 
 /** Adds the rows of the CTE `inserted` to one slot of the table's row counter. */

@@ -20,7 +20,7 @@ import { checkRowSize } from './row-size';
 import { rowEvent, rowUpdatedEvent } from './row-events';
 import { CursorPosition, CursorQuery, RowCursors } from './row-cursor';
 import { RowOrder } from './row-sort';
-import { ListedRow, RowsRepository } from './rows.repository';
+import { ListedRow, RowsRepository, TableState, tableStateOf } from './rows.repository';
 import { RowCreate, RowCreateGroups } from './row-create-groups';
 import { readsMatchesFirst } from './read-plan';
 
@@ -53,19 +53,43 @@ export class RowsService {
     return view;
   }
 
-  private async table(organizationId: string, tableId: string): Promise<UserTable> {
-    const table = await this.tables.find(organizationId, tableId);
+  /** The table as stored; `reload` keeps it as the cached copy too. */
+  private async table(organizationId: string, tableId: string, cache?: 'reload'): Promise<UserTable> {
+    const table = cache ? await this.cache.reload(organizationId, tableId) : await this.tables.find(organizationId, tableId);
     if (!table) throw AppError.notFound('Table');
     return table;
   }
 
   /**
    * One page of rows by `page` (offset) or by `cursor` (keyset: the cost does not grow with depth). Both
-   * answer `next_cursor`, found by reading one row beyond the page.
+   * answer `next_cursor`, found by reading one row beyond the page. The table's fields come from the cached
+   * copy, and its first statement reads the table's version and row count beside what it reads: a copy that
+   * moved meanwhile, or could not serve the request (a field it does not know yet, a column dropped since),
+   * is read again and the page with it. So a list costs Postgres one statement, two with a filter.
    */
   async list(organizationId: string, tableId: string, query: RowListQuery): Promise<ServiceResult<RowView[]>> {
-    const table = await this.table(organizationId, tableId);
     if (query.cursor !== undefined && query.page !== undefined) throw AppError.validation('cursor', 'cannot be combined with page');
+    const cached = await this.cache.get(organizationId, tableId);
+    if (!cached) throw AppError.notFound('Table');
+    let listed: ServiceResult<RowView[]> | undefined;
+    try {
+      listed = await this.listOf(cached, query, 'cached');
+    } catch (error) {
+      if (!(error instanceof AppError) && !isPgError(error, PgErrorCode.UndefinedTable, PgErrorCode.UndefinedColumn)) throw error;
+      const fresh = await this.table(organizationId, tableId, 'reload');
+      if (fresh.version === cached.version) throw error;
+      return this.listOf(fresh, query, 'read');
+    }
+    return listed ?? this.listOf(await this.table(organizationId, tableId, 'reload'), query, 'read');
+  }
+
+  /**
+   * The page of `table` as `list` answers it; undefined when `table` is a cached copy the statements found
+   * moved (or, reading no row, could not tell): a copy just `read` is the table's, its row count the total.
+   */
+  private listOf(table: UserTable, query: RowListQuery, copy: 'read'): Promise<ServiceResult<RowView[]>>;
+  private listOf(table: UserTable, query: RowListQuery, copy: 'cached'): Promise<ServiceResult<RowView[]> | undefined>;
+  private async listOf(table: UserTable, query: RowListQuery, copy: 'cached' | 'read'): Promise<ServiceResult<RowView[]> | undefined> {
     const filter = parseFilter(query.filter, table.fields);
     const order = RowOrder.of(query.sort, query.order, table.fields);
     const cursorQuery: CursorQuery = { tableId: table.id, sort: query.sort ?? 'created_at', order: query.order ?? 'asc', filter: query.filter ?? '', limit: query.limit };
@@ -73,23 +97,28 @@ export class RowsService {
     const page = position?.page ?? query.page ?? 1;
     const offset = (page - 1) * query.limit;
     const wanted = query.limit + 1;
+    const current = (state: TableState | undefined) => copy === 'read' || state?.version === table.version;
     // Filtered, the exact total comes first: it says which way to read the page, and when there is none to
     // read. Unfiltered, the sharded counter already holds it; counting a million rows would not be cheap.
-    const total = filter ? await this.countMatches(table, filter) : table.rowCount;
-    const matchesFirst = filter !== undefined && readsMatchesFirst(total, offset + wanted, table.rowCount);
-    const records = filter && total === 0 ? [] : await this.pageRecords(table, order, filter, position, wanted, offset, matchesFirst);
+    const counted = filter ? await this.countMatches(table, filter) : undefined;
+    if (counted && !current(counted.state)) return undefined;
+    const rowCount = counted?.state?.rowCount ?? table.rowCount;
+    const matchesFirst = counted !== undefined && readsMatchesFirst(counted.total, offset + wanted, rowCount);
+    const records = counted?.total === 0 ? [] : await this.pageRecords(table, order, filter, position, wanted, offset, matchesFirst);
+    const state = counted?.state ?? tableStateOf(records[0]);
+    if (!current(state)) return undefined;
     const rows = records.slice(0, query.limit);
     const last = rows[rows.length - 1];
     const nextCursor = records.length > query.limit ? this.cursors.encode(cursorQuery, { key: last.cursor_key, id: last.id, page: page + 1 }) : null;
     return {
       data: await Promise.all(rows.map((record) => this.view(table, record))),
-      pagination: { page, limit: query.limit, total, next_cursor: nextCursor },
+      pagination: { page, limit: query.limit, total: counted?.total ?? state?.rowCount ?? table.rowCount, next_cursor: nextCursor },
     };
   }
 
-  private countMatches(table: UserTable, filter: FilterNode): Promise<number> {
+  private countMatches(table: UserTable, filter: FilterNode): Promise<{ total: number; state?: TableState }> {
     const params = new SqlParameters();
-    return this.rows.count(table, compileFilter(filter, params), params.values);
+    return this.rows.count(table, compileFilter(filter, params), params);
   }
 
   /** Up to `wanted` rows from the offset, or after the cursor's row through its keyset conditions in turn. */
@@ -103,16 +132,18 @@ export class RowsService {
     matchesFirst: boolean,
   ): Promise<ListedRow[]> {
     const filtered = (params: SqlParameters) => (filter ? [compileFilter(filter, params)] : []);
+    // Unfiltered, no count has read the table's state: the page's statements read it.
+    const withState = !filter;
     if (!position) {
       const params = new SqlParameters();
-      return this.rows.page(table, { conditions: filtered(params), params, order, limit: wanted, offset, matchesFirst });
+      return this.rows.page(table, { conditions: filtered(params), params, order, limit: wanted, offset, matchesFirst, withState });
     }
     const records: ListedRow[] = [];
     for (const resume of order.after(table.storageName, position.key, position.id)) {
       if (records.length >= wanted) break;
       const params = new SqlParameters();
       const conditions = [...filtered(params), resume(params)];
-      records.push(...(await this.rows.page(table, { conditions, params, order, limit: wanted - records.length, matchesFirst })));
+      records.push(...(await this.rows.page(table, { conditions, params, order, limit: wanted - records.length, matchesFirst, withState })));
     }
     return records;
   }
