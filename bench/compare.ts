@@ -1,5 +1,5 @@
 import { round } from './lib/bench-http';
-import type { BenchReport } from './report';
+import { bareCreateCpuAtPace, BenchReport } from './report';
 
 /**
  * One figure a run is judged by, and which way is better. A ratio to a ceiling of the same run stays readable
@@ -52,8 +52,7 @@ export function headlineFigures(report: BenchReport): Figure[] {
     add('deliveries.secondWorkerGain', 'second worker process, times one', deliveries.secondWorkerGain, true);
     const { latency } = deliveries;
     // At the same pace, the bare server's CPU per create shows what the machine makes a wake-up cost.
-    const bareAtPace = creates?.atPace.rate === latency.rate ? total(creates.atPace.cpuMsPerBareCreate) : undefined;
-    if (latency.cpuMsPerEvent) add('receipt.singleCpuMs', 'CPU ms per event from single creates, every process', total(latency.cpuMsPerEvent), false, bareAtPace);
+    if (latency.cpuMsPerEvent) add('receipt.singleCpuMs', 'CPU ms per event from single creates, every process', total(latency.cpuMsPerEvent), false, bareCreateCpuAtPace(creates, latency));
     add('receipt.singleP50', 'commit-to-receipt p50 ms from single creates', deliveries.latency.p50, false);
     add('receipt.singleP99', 'commit-to-receipt p99 ms from single creates', deliveries.latency.p99, false);
     add('receipt.batchP99', 'commit-to-receipt p99 ms from batch creates', deliveries.batchedLatency.p99, false);

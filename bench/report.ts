@@ -3,7 +3,7 @@ import type { BatchCreateFigures, CreateFigures, ListFigures } from './rows/scen
 import type { MemoryFigures } from './lib/usage-sampler';
 import type { WebhookFigures } from './webhooks/scenarios';
 import type { FilterFigures } from './filters/scenarios';
-import { log } from './lib/bench-http';
+import { log, round } from './lib/bench-http';
 
 export interface BenchReport {
   date: string;
@@ -40,9 +40,16 @@ const RECEIPT_P99_MS = 150;
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 const sum = (per: Record<string, number>) => Object.values(per).reduce((total, ms) => total + ms, 0);
 
+/**
+ * The bare server's CPU per create (with Postgres's) at the pace of a commit-to-receipt phase from single
+ * creates, when the creates ran at it: the reference for that phase's CPU per event.
+ */
+export function bareCreateCpuAtPace(creates: CreateFigures | undefined, latency: { rate: number; rowsPerRequest: number }): number | undefined {
+  return creates && latency.rowsPerRequest === 1 && creates.atPace.rate === latency.rate ? round(sum(creates.atPace.cpuMsPerBareCreate), 3) : undefined;
+}
+
 function cpuLine(per: Record<string, number>, unit = ' ms'): string {
-  const total = Object.values(per).reduce((sum, ms) => sum + ms, 0);
-  return `${Object.entries(per).map(([name, ms]) => `${name} ${ms}`).join(', ')} (total ${Math.round(total * 1000) / 1000}${unit})`;
+  return `${Object.entries(per).map(([name, ms]) => `${name} ${ms}`).join(', ')} (total ${round(sum(per), 3)}${unit})`;
 }
 
 export function printSummary(report: BenchReport): void {
@@ -98,8 +105,8 @@ export function printSummary(report: BenchReport): void {
         `commit-to-receipt, 1 webhook at ${latency.rate} events/s from ${writes} (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < ${RECEIPT_P50_MS}: ${verdict(latency.p50 < RECEIPT_P50_MS)}), p99 ${latency.p99} ms (target < ${RECEIPT_P99_MS}: ${verdict(latency.p99 < RECEIPT_P99_MS)})`,
       );
       if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${latency.loadGeneratorCpuMsPerEvent ?? '-'}`);
-      const bareAtPace = creates && latency.rowsPerRequest === 1 && creates.atPace.rate === latency.rate ? sum(creates.atPace.cpuMsPerBareCreate) : undefined;
-      if (latency.cpuMsPerEvent && bareAtPace) log(`  that is ${Math.round((sum(latency.cpuMsPerEvent) / bareAtPace) * 100) / 100}x the bare server's CPU per create at the same pace (${Math.round(bareAtPace * 1000) / 1000} ms)`);
+      const bareAtPace = bareCreateCpuAtPace(creates, latency);
+      if (latency.cpuMsPerEvent && bareAtPace) log(`  that is ${round(sum(latency.cpuMsPerEvent) / bareAtPace, 2)}x the bare server's CPU per create at the same pace (${bareAtPace} ms)`);
       if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
     }
   }

@@ -81,14 +81,13 @@ export class UsageSampler {
  * falls; here it keeps it.
  */
 export class BackendCounter {
-  private readonly seen = new Map<number, number>();
+  private seen = new Map<number, number>();
   private total = 0;
 
   add(pids: readonly number[], read: (pid: number) => number): number {
     const now = new Map(pids.map((pid) => [pid, read(pid)]));
     for (const [pid, value] of now) this.total += Math.max(0, value - (this.seen.get(pid) ?? 0));
-    this.seen.clear();
-    for (const [pid, value] of now) this.seen.set(pid, value);
+    this.seen = now;
     return this.total;
   }
 }

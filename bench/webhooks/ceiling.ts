@@ -5,6 +5,7 @@
  */
 import { signWebhookBody } from '@contracts';
 import { Agent, request } from 'undici';
+import { round } from '../lib/bench-http';
 
 async function main(): Promise<void> {
   const [url, bodyBytes, durationMs, inFlight] = process.argv.slice(2);
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: Number(inFlight) }, loop));
   const seconds = (Date.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  const cpuMsPerRequest = Math.round(((cpu.user + cpu.system) / 1000 / Math.max(1, sent)) * 1000) / 1000;
+  const cpuMsPerRequest = round((cpu.user + cpu.system) / 1000 / Math.max(1, sent), 3);
   process.stdout.write(`${JSON.stringify({ requests: sent, failed, perSecond: Math.round(sent / seconds), cpuMsPerRequest })}\n`);
   await dispatcher.close();
 }

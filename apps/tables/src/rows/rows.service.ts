@@ -53,9 +53,8 @@ export class RowsService {
     return view;
   }
 
-  /** The table as stored; `reload` keeps it as the cached copy too. */
-  private async table(organizationId: string, tableId: string, cache?: 'reload'): Promise<UserTable> {
-    const table = cache ? await this.cache.reload(organizationId, tableId) : await this.tables.find(organizationId, tableId);
+  private async table(organizationId: string, tableId: string): Promise<UserTable> {
+    const table = await this.tables.find(organizationId, tableId);
     if (!table) throw AppError.notFound('Table');
     return table;
   }
@@ -71,16 +70,19 @@ export class RowsService {
     if (query.cursor !== undefined && query.page !== undefined) throw AppError.validation('cursor', 'cannot be combined with page');
     const cached = await this.cache.get(organizationId, tableId);
     if (!cached) throw AppError.notFound('Table');
-    let listed: ServiceResult<RowView[]> | undefined;
+    let refused: unknown;
     try {
-      listed = await this.listOf(cached, query, 'cached');
+      const listed = await this.listOf(cached, query, 'cached');
+      if (listed) return listed;
     } catch (error) {
       if (!(error instanceof AppError) && !isPgError(error, PgErrorCode.UndefinedTable, PgErrorCode.UndefinedColumn)) throw error;
-      const fresh = await this.table(organizationId, tableId, 'reload');
-      if (fresh.version === cached.version) throw error;
-      return this.listOf(fresh, query, 'read');
+      refused = error;
     }
-    return listed ?? this.listOf(await this.table(organizationId, tableId, 'reload'), query, 'read');
+    const fresh = await this.cache.reload(organizationId, tableId);
+    if (!fresh) throw AppError.notFound('Table');
+    // Refused by the table as it is: the request's own fault.
+    if (refused && fresh.version === cached.version) throw refused;
+    return this.listOf(fresh, query, 'read');
   }
 
   /**
