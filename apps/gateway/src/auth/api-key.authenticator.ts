@@ -10,18 +10,26 @@ type Cached = AuthenticatedKey | 'unknown';
 
 /**
  * Resolves a bearer key to its organization and scopes. Lookups by hash are cached for a short time;
- * the admin tool's revocations and plan changes evict entries at once over NATS.
+ * the admin tool's revocations and plan changes evict entries at once over NATS. A key is looked up once
+ * at a time: the requests that find its entry missing or expired wait for the lookup already on its way.
+ * Each lookup writes the key's `last_used_at`, so without that every request in flight when a busy key's
+ * entry expired (a few dozen at a few hundred a second) wrote the same row, one after another on its lock.
  */
 @Injectable()
 export class ApiKeyAuthenticator implements OnModuleInit {
-  private readonly cache: LRUCache<string, Cached>;
+  private readonly cache: LRUCache<string, Cached, string>;
 
   constructor(
     private readonly identity: IdentityStore,
     config: GatewayConfig,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
   ) {
-    this.cache = new LRUCache<string, Cached>({ max: 50_000, ttl: Math.max(1, config.API_KEY_CACHE_TTL_MS) });
+    this.cache = new LRUCache<string, Cached, string>({
+      max: 50_000,
+      ttl: Math.max(1, config.API_KEY_CACHE_TTL_MS),
+      // The key itself comes as the context: the cache is keyed by its hash.
+      fetchMethod: async (_hash, _stale, { context: key }) => (await this.identity.authenticate(key)) ?? 'unknown',
+    });
   }
 
   onModuleInit(): void {
@@ -40,11 +48,8 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   async authenticate(key: string): Promise<AuthenticatedKey | undefined> {
     if (!API_KEY_PATTERN.test(key)) return undefined;
     const cacheKey = hashApiKey(key).toString('base64');
-    const cached = this.cache.get(cacheKey);
-    if (cached !== undefined) return cached === 'unknown' ? undefined : cached;
-    const found = await this.identity.authenticate(key);
-    this.cache.set(cacheKey, found ?? 'unknown');
-    return found;
+    const found = this.cache.get(cacheKey) ?? (await this.cache.fetch(cacheKey, { context: key }));
+    return found === 'unknown' ? undefined : found;
   }
 
   private forget(change: IdentityChange): void {
