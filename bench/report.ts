@@ -108,6 +108,7 @@ export function printSummary(report: BenchReport): void {
       const bareAtPace = bareCreateCpuAtPace(creates, latency);
       if (latency.cpuMsPerEvent && bareAtPace) log(`  that is ${round(sum(latency.cpuMsPerEvent) / bareAtPace, 2)}x the bare server's CPU per create at the same pace (${bareAtPace} ms)`);
       if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
+      if (latency.stages) log(`  stages, p50 / p99: ${Object.entries(latency.stages).map(([stage, figures]) => `${stage} ${figures}`).join('; ')}`);
     }
   }
   for (const list of lists) {

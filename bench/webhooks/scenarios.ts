@@ -47,6 +47,8 @@ export interface LatencyFigures {
   runsPerEvent: Record<string, number>;
   /** CPU ms per event of this process, the load generator and the receiver, on the same cores over the same span. */
   loadGeneratorCpuMsPerEvent: number;
+  /** Where the time went, stage by stage, from the stack's own records (deliveryStages): p50 / p99 of each. */
+  stages: Record<string, string>;
 }
 
 export interface DrainFigures {
@@ -172,7 +174,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       const persistence = await redis.info('persistence');
       log(`trace: Redis stalls over 20 ms ${JSON.stringify(await redis.latency('LATEST'))}, ${/aof_delayed_fsync:\d+/.exec(persistence)?.[0] ?? 'no AOF'}`);
     }
-    if (trace) log(`trace: stages (p50 / p99) ${JSON.stringify(await deliveryStages(stack.databaseUrl, '/latency-0', responses, receiver.arrivals))}`);
+    const stages = await deliveryStages(stack.databaseUrl, '/latency-0', responses, receiver.arrivals);
     const latencies = commitToReceipt(receiver.arrivals, responses);
     return {
       rate,
@@ -187,6 +189,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       cpuMsPerEvent,
       loadGeneratorCpuMsPerEvent,
       runsPerEvent,
+      stages,
     };
   };
 
