@@ -5,7 +5,7 @@ import { PinnedAgents } from './delivery/pinned-agents';
 import { WebhookSender } from './delivery/webhook-sender';
 import { SecretCipher } from './secrets/secret-cipher';
 import { encryptionKeyFrom } from './secrets/secret-encryption-key';
-import { serverLookup, systemLookup } from './targets/host-lookup';
+import { keptLookup, serverLookup, systemLookup } from './targets/host-lookup';
 import { TargetResolver } from './targets/target-resolver';
 import { WebhooksConfig } from './webhooks.config';
 import { DeliveriesRepository } from './webhooks/deliveries.repository';
@@ -27,7 +27,10 @@ export class DispatcherCoreModule {
       {
         provide: TargetResolver,
         useFactory: () =>
-          new TargetResolver(config.allowPrivateTargets, config.dnsServers.length > 0 ? serverLookup(config.dnsServers) : systemLookup),
+          new TargetResolver(
+            config.allowPrivateTargets,
+            keptLookup(config.dnsServers.length > 0 ? serverLookup(config.dnsServers) : systemLookup, config.WEBHOOK_DNS_CACHE_MS),
+          ),
       },
       { provide: PinnedAgents, useFactory: () => new PinnedAgents(config.WEBHOOK_TIMEOUT_MS) },
       {

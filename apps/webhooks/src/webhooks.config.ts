@@ -22,6 +22,13 @@ export class WebhooksConfig extends RedisServiceConfig {
   @Matches(/^$|^[^,\s]+(,[^,\s]+)*$/, { message: 'must be a comma list of ip:port' })
   WEBHOOK_DNS_SERVERS = '';
 
+  /**
+   * How long a webhook host's addresses are kept before it is resolved again (at most its records' TTL when
+   * WEBHOOK_DNS_SERVERS answer); 0 resolves it for every attempt.
+   */
+  @IsIntBetween(0, 3_600_000)
+  WEBHOOK_DNS_CACHE_MS = 30_000;
+
   /** The BullMQ queue deliveries go through; BullMQ ids may not contain ':'. */
   @IsString()
   @Matches(/^[A-Za-z0-9_-]{1,100}$/, { message: 'must be 1..100 letters, digits, _ or -' })
