@@ -40,7 +40,9 @@ export class TargetResolver {
         if (reason) throw literal ? new TargetRefusedError(`${host} is a ${reason}, which webhooks may not target`) : notAllowed(host);
       }
     }
-    return addresses[0];
+    // The address to connect to, as checked; how long its record may be kept is the lookup's business.
+    const [{ address, family }] = addresses;
+    return { address, family };
   }
 
   private async lookupAll(host: string): Promise<ResolvedAddress[]> {
