@@ -178,8 +178,10 @@ describe('webhook delivery through the real stack', () => {
         await events.publish(orgId, 'row.created');
         await eventually(async () => expect((await jobsOfHook()).length).toBeGreaterThanOrEqual(published));
       }
+      // Every slot taken: as many requests as slots, more only if a machine slow to publish let the first ones time
+      // out (WEBHOOK_TIMEOUT_MS) and go out again meanwhile; the jobs are all still there either way.
       await eventually(async () => {
-        expect(receiver.at(path)).toHaveLength(STACK_IN_FLIGHT_CAP);
+        expect(receiver.at(path).length).toBeGreaterThanOrEqual(STACK_IN_FLIGHT_CAP);
         expect(await jobsOfHook()).toHaveLength(STACK_IN_FLIGHT_CAP + 1);
       });
       // Older than a job's read of its webhook may be when it takes a slot (WEBHOOK_READ_FRESH_MS): the one
