@@ -48,7 +48,7 @@ export class ApiKeyAuthenticator implements OnModuleInit {
   async authenticate(key: string): Promise<AuthenticatedKey | undefined> {
     if (!API_KEY_PATTERN.test(key)) return undefined;
     const cacheKey = hashApiKey(key).toString('base64');
-    const found = this.cache.get(cacheKey) ?? (await this.cache.fetch(cacheKey, { context: key }));
+    const found = await this.cache.fetch(cacheKey, { context: key });
     return found === 'unknown' ? undefined : found;
   }
 

@@ -8,6 +8,13 @@ describe('keptLookup against a DNS server', () => {
   let dns: ARecordDns;
   // A and AAAA: each lookup of a name asks the server twice.
   const lookups = (name: string) => (dns.queries.get(name) ?? 0) / 2;
+  const kept = (keepMs: number) => keptLookup(serverLookup([dns.servers]), keepMs);
+  /** Looks `name` up twice in a row; answers how many lookups reached the server so far. */
+  const twice = async (lookup: ReturnType<typeof keptLookup>, name: string) => {
+    await lookup(name);
+    await lookup(name);
+    return lookups(name);
+  };
 
   beforeAll(async () => {
     dns = await ARecordDns.start({
@@ -22,7 +29,7 @@ describe('keptLookup against a DNS server', () => {
   afterAll(() => dns.close());
 
   it('resolves a host once for the asks that come together and again only after the time it keeps answers', async () => {
-    const lookup = keptLookup(serverLookup([dns.servers]), 300);
+    const lookup = kept(300);
     const answers = await Promise.all(Array.from({ length: 20 }, () => lookup('kept.example.test')));
     expect(answers.every((addresses) => addresses[0]?.address === '93.184.216.34')).toBe(true);
     expect(lookups('kept.example.test')).toBe(1);
@@ -35,10 +42,8 @@ describe('keptLookup against a DNS server', () => {
   });
 
   it("keeps an answer no longer than its records' TTL, and not at all for a TTL of 0", async () => {
-    const lookup = keptLookup(serverLookup([dns.servers]), 60_000);
-    await lookup('short.example.test');
-    await lookup('short.example.test');
-    expect(lookups('short.example.test')).toBe(1);
+    const lookup = kept(60_000);
+    expect(await twice(lookup, 'short.example.test')).toBe(1);
     await sleep(1_100);
     await lookup('short.example.test');
     expect(lookups('short.example.test')).toBe(2);
@@ -49,7 +54,7 @@ describe('keptLookup against a DNS server', () => {
   });
 
   it('asks again for a name that did not resolve', async () => {
-    const lookup = keptLookup(serverLookup([dns.servers]), 60_000);
+    const lookup = kept(60_000);
     expect(await lookup('later.example.test')).toEqual([]);
     dns.set('later.example.test', { a: ['93.184.216.36'], ttl: 60 });
     expect((await lookup('later.example.test'))[0].address).toBe('93.184.216.36');
@@ -57,14 +62,11 @@ describe('keptLookup against a DNS server', () => {
   });
 
   it('keeps nothing when told 0', async () => {
-    const lookup = keptLookup(serverLookup([dns.servers]), 0);
-    await lookup('asked.example.test');
-    await lookup('asked.example.test');
-    expect(lookups('asked.example.test')).toBe(2);
+    expect(await twice(kept(0), 'asked.example.test')).toBe(2);
   });
 
   it('judges a kept answer every time: a host that resolves to a blocked address stays refused', async () => {
-    const resolver = new TargetResolver(false, keptLookup(serverLookup([dns.servers]), 60_000));
+    const resolver = new TargetResolver(false, kept(60_000));
     for (let i = 0; i < 3; i += 1) {
       await expect(resolver.resolve(new URL('http://internal.example.test/hook'))).rejects.toBeInstanceOf(TargetRefusedError);
     }
