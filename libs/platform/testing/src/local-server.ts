@@ -23,25 +23,40 @@ export interface LocalServerSpec {
   launch: () => ChildProcess;
   /** Answers whether the server takes requests yet. */
   answers: () => Promise<boolean>;
+  /** Where the server writes what it prints, named when it exits unasked. */
+  logFile?: string;
+  /** Starts it again when it exits unasked (a test emulator that crashed must not fail every later test). */
+  keepRunning?: boolean;
   startTimeoutMs?: number;
 }
 
 export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServer> {
   let server: ChildProcess | undefined;
-  const start = async () => {
+  let stopping = false;
+  const start = async (): Promise<void> => {
     const child = spec.launch();
     server = child;
+    let answered = false;
+    child.once('exit', (code, signal) => {
+      if (server !== child || stopping || !answered) return;
+      const output = spec.logFile ? `; its output: ${spec.logFile}` : '';
+      process.stderr.write(`${spec.name} on ${spec.url} exited unasked (code ${code}, signal ${signal})${output}\n`);
+      if (spec.keepRunning) start().catch((error: Error) => process.stderr.write(`${error.message}\n`));
+    });
     const deadline = Date.now() + (spec.startTimeoutMs ?? 15_000);
     while (!(await spec.answers())) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${spec.name} did not start on ${spec.url}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    answered = true;
   };
   const stop = async () => {
     const running = server;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    stopping = true;
     running.kill('SIGTERM');
     await new Promise((resolve) => running.once('exit', resolve));
+    stopping = false;
   };
   await start();
   return {

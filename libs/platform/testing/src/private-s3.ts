@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -20,19 +20,28 @@ const CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER'
 /**
  * An S3-protocol server (s3rver) on a free loopback port with the attachments bucket made at start. It
  * keeps its objects in a temporary directory, so a stop and start (storage down, then back) loses nothing.
+ * With `keepRunning`, a crash of the emulator itself is reported and it starts again on the same port.
  */
-export async function startPrivateS3(): Promise<PrivateS3> {
+export async function startPrivateS3(options: { keepRunning?: boolean } = {}): Promise<PrivateS3> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 's3-test-'));
   const url = `http://127.0.0.1:${port}`;
+  const logFile = `${dataDir}.log`;
   const server = await startLocalServer({
     name: 's3rver',
     url,
     dataDir,
-    launch: () =>
-      spawn(process.execPath, [require.resolve('s3rver/bin/s3rver.js'), '-d', dataDir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', BUCKET, CORS_RULE], {
-        stdio: 'ignore',
-      }),
+    logFile,
+    keepRunning: options.keepRunning,
+    launch: () => {
+      const output = openSync(logFile, 'a');
+      try {
+        const args = ['-d', dataDir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', BUCKET, CORS_RULE];
+        return spawn(process.execPath, [require.resolve('s3rver/bin/s3rver.js'), ...args], { stdio: ['ignore', 'ignore', output] });
+      } finally {
+        closeSync(output);
+      }
+    },
     answers: async () => {
       try {
         await fetch(url, { signal: AbortSignal.timeout(500) });
@@ -42,5 +51,6 @@ export async function startPrivateS3(): Promise<PrivateS3> {
       }
     },
   });
-  return { ...server, env: { S3_ENDPOINT: url, S3_REGION: 'us-east-1', S3_BUCKET: BUCKET, S3_FORCE_PATH_STYLE: 'true', ...CREDENTIALS } };
+  // Assigned onto the server, not spread: `pid` is a getter that must follow a restart.
+  return Object.assign(server, { env: { S3_ENDPOINT: url, S3_REGION: 'us-east-1', S3_BUCKET: BUCKET, S3_FORCE_PATH_STYLE: 'true', ...CREDENTIALS } });
 }

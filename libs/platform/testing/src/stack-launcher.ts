@@ -27,8 +27,8 @@ export async function launchTestStack(): Promise<LaunchedStack> {
   const logFile = resolve(dir, `stack-${process.pid}.log`);
   // A NATS of this run's own: several test runs on one machine never answer each other's requests.
   const nats = await startPrivateNats();
-  // Attachment files go to an S3-protocol server of this run's own.
-  const s3 = await startPrivateS3();
+  // Attachment files go to an S3-protocol server of this run's own, started again should it crash.
+  const s3 = await startPrivateS3({ keepRunning: true });
   const env: Record<string, string> = { ...testStackEnv(process.env), ...s3.env, PORT: String(await freePort()), NATS_URL: nats.url };
 
   await dropAbandonedTestDatabases(env.DATABASE_URL);
