@@ -17,6 +17,16 @@ const CORS_RULE = join(REPO_ROOT, 'deploy/s3rver/cors.xml');
 /** s3rver checks signatures against this fixed account. */
 const CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
 
+/** Whether an HTTP server answers at `url` (with anything) within half a second. */
+export async function answersHttp(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(500) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * An S3-protocol server (s3rver) on a free loopback port with the attachments bucket made at start. It
  * keeps its objects in a temporary directory, so a stop and start (storage down, then back) loses nothing.
@@ -42,14 +52,7 @@ export async function startPrivateS3(options: { keepRunning?: boolean } = {}): P
         closeSync(output);
       }
     },
-    answers: async () => {
-      try {
-        await fetch(url, { signal: AbortSignal.timeout(500) });
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    answers: () => answersHttp(url),
   });
   // Assigned onto the server, not spread: `pid` is a getter that must follow a restart.
   return Object.assign(server, { env: { S3_ENDPOINT: url, S3_REGION: 'us-east-1', S3_BUCKET: BUCKET, S3_FORCE_PATH_STYLE: 'true', ...CREDENTIALS } });
