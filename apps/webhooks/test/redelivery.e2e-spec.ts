@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
-import { EventPublisher } from './event-publisher';
-import { createWebhook, deliveriesOf, recoverAndWait, sleep, statusOf, uniquePath } from './webhook-fixtures';
+import { createTestOrg, eventually } from '@platform/testing';
+import { createWebhook, deliveriesOf, recoverAndWait, sleep, statusOf, uniquePath, webhookScene } from './webhook-fixtures';
 
 const QUIET_MS = 1_500;
 
@@ -9,86 +8,68 @@ const QUIET_MS = 1_500;
 jest.setTimeout(180_000);
 
 describe('redeliver and recover', () => {
-  let orgId: string;
-  let api: ApiClient;
-  let other: ApiClient;
-  let receiver: Receiver;
-  let events: EventPublisher;
+  const scene = webhookScene();
 
-  beforeAll(async () => {
-    const org = await createTestOrg();
-    orgId = org.orgId;
-    api = apiClient(org.key);
-    other = apiClient((await createTestOrg()).key);
-    receiver = await Receiver.start();
-    events = await EventPublisher.connect();
-  });
-
-  afterAll(async () => {
-    await events.close();
-    await receiver.close();
-  });
-
-  const idsAt = (path: string) => receiver.at(path).map((hit) => hit.headers['webhook-id'] as string);
+  const idsAt = (path: string) => scene.receiver.at(path).map((hit) => hit.headers['webhook-id'] as string);
 
   it('redelivers a delivery of a failed webhook as a new series, and its 2xx makes the webhook active', async () => {
     const path = uniquePath('redeliver');
     let down = true;
-    receiver.on(path, () => (down ? { status: 500 } : { status: 200 }));
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const event = await events.publish(orgId, 'row.created');
+    scene.receiver.on(path, () => (down ? { status: 500 } : { status: 200 }));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const event = await scene.events.publish(scene.orgId, 'row.created');
     // Six attempts on the test stack's short delays: seconds alone, over 20 s once on a loaded machine beside the whole suite.
-    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'), { timeoutMs: 60_000 });
-    const [lastAttempt] = await deliveriesOf(api, hook.id);
+    await eventually(async () => expect(await statusOf(scene.api, hook.id)).toBe('failed'), { timeoutMs: 60_000 });
+    const [lastAttempt] = await deliveriesOf(scene.api, hook.id);
     expect(lastAttempt).toMatchObject({ attempt: 6, success: false });
     down = false;
-    const response = await api.post(`/webhooks/${hook.id}/deliveries/${lastAttempt.id}/redeliver`, {});
+    const response = await scene.api.post(`/webhooks/${hook.id}/deliveries/${lastAttempt.id}/redeliver`, {});
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ success: true, data: { event_id: event.id, webhook_id: hook.id, status: 'queued' } });
-    await eventually(() => expect(receiver.at(path)).toHaveLength(7));
-    const resent = receiver.at(path)[6];
+    await eventually(() => expect(scene.receiver.at(path)).toHaveLength(7));
+    const resent = scene.receiver.at(path)[6];
     expect(resent.headers['webhook-id']).toBe(event.id);
     expect(resent.body.toString('utf8')).toBe(JSON.stringify(event));
-    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('active'));
-    expect((await deliveriesOf(api, hook.id))[0]).toMatchObject({ event_id: event.id, attempt: 1, success: true, next_retry_at: null });
+    await eventually(async () => expect(await statusOf(scene.api, hook.id)).toBe('active'));
+    expect((await deliveriesOf(scene.api, hook.id))[0]).toMatchObject({ event_id: event.id, attempt: 1, success: true, next_retry_at: null });
   });
 
   it('redelivers to a disabled webhook, which is an explicit request', async () => {
     const path = uniquePath('redeliver-disabled');
-    const hook = await createWebhook(api, receiver.url(path), ['row.updated']);
-    const event = await events.publish(orgId, 'row.updated');
-    await eventually(() => expect(receiver.at(path)).toHaveLength(1));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.updated']);
+    const event = await scene.events.publish(scene.orgId, 'row.updated');
+    await eventually(() => expect(scene.receiver.at(path)).toHaveLength(1));
     const [delivery] = await eventually(async () => {
-      const list = await deliveriesOf(api, hook.id);
+      const list = await deliveriesOf(scene.api, hook.id);
       expect(list).toHaveLength(1);
       return list;
     });
-    await api.patch(`/webhooks/${hook.id}`, { active: false });
-    expect((await api.post(`/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`)).status).toBe(201);
+    await scene.api.patch(`/webhooks/${hook.id}`, { active: false });
+    expect((await scene.api.post(`/webhooks/${hook.id}/deliveries/${delivery.id}/redeliver`)).status).toBe(201);
     await eventually(() => expect(idsAt(path)).toEqual([event.id, event.id]));
   });
 
   it('recovers every event a webhook never received, after its six attempts failed and while it was disabled, once per call', async () => {
     const path = uniquePath('recover');
     let down = false;
-    receiver.on(path, () => (down ? { status: 503 } : { status: 200 }));
-    const hook = await createWebhook(api, receiver.url(path), ['row.created', 'row.deleted']);
+    scene.receiver.on(path, () => (down ? { status: 503 } : { status: 200 }));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created', 'row.deleted']);
     const since = new Date().toISOString();
-    const received = await events.publish(orgId, 'row.created');
+    const received = await scene.events.publish(scene.orgId, 'row.created');
     await eventually(() => expect(idsAt(path)).toEqual([received.id]));
     down = true;
-    const failed = await events.publish(orgId, 'row.created');
-    await eventually(async () => expect(await statusOf(api, hook.id)).toBe('failed'), { timeoutMs: 20_000 });
-    await api.patch(`/webhooks/${hook.id}`, { active: false });
-    const whileDisabled = [await events.publish(orgId, 'row.deleted'), await events.publish(orgId, 'row.created')];
-    const notSubscribed = await events.publish(orgId, 'table.created');
-    const otherOrganization = await events.publish((await createTestOrg()).orgId, 'row.created');
+    const failed = await scene.events.publish(scene.orgId, 'row.created');
+    await eventually(async () => expect(await statusOf(scene.api, hook.id)).toBe('failed'), { timeoutMs: 20_000 });
+    await scene.api.patch(`/webhooks/${hook.id}`, { active: false });
+    const whileDisabled = [await scene.events.publish(scene.orgId, 'row.deleted'), await scene.events.publish(scene.orgId, 'row.created')];
+    const notSubscribed = await scene.events.publish(scene.orgId, 'table.created');
+    const otherOrganization = await scene.events.publish((await createTestOrg()).orgId, 'row.created');
     await sleep(QUIET_MS);
     expect(idsAt(path).filter((id) => id !== failed.id)).toEqual([received.id]);
 
     down = false;
-    await api.patch(`/webhooks/${hook.id}`, { active: true });
-    const recovered = await recoverAndWait(api, hook.id, { since });
+    await scene.api.patch(`/webhooks/${hook.id}`, { active: true });
+    const recovered = await recoverAndWait(scene.api, hook.id, { since });
     expect(recovered).toEqual({ status: 'finished', queued: 3, started_at: expect.any(String), finished_at: expect.any(String) });
     expect(Date.parse(recovered.finished_at)).toBeGreaterThanOrEqual(Date.parse(recovered.started_at));
     const owed = [failed.id, ...whileDisabled.map((event) => event.id)];
@@ -97,48 +78,48 @@ describe('redeliver and recover', () => {
     expect(idsAt(path)).toHaveLength(10);
     expect(idsAt(path)).not.toContain(notSubscribed.id);
     expect(idsAt(path)).not.toContain(otherOrganization.id);
-    await eventually(async () => expect((await deliveriesOf(api, hook.id, '?success=true')).length).toBe(4));
+    await eventually(async () => expect((await deliveriesOf(scene.api, hook.id, '?success=true')).length).toBe(4));
 
-    const again = await recoverAndWait(api, hook.id, { since, until: new Date().toISOString() });
+    const again = await recoverAndWait(scene.api, hook.id, { since, until: new Date().toISOString() });
     expect(again.queued).toBe(0);
   });
 
   it('runs one recovery of a webhook at a time: a second while one is queued or running is a CONFLICT', async () => {
-    const hook = await createWebhook(api, receiver.url(uniquePath('recover-once')), ['row.created']);
+    const hook = await createWebhook(scene.api, scene.receiver.url(uniquePath('recover-once')), ['row.created']);
     const since = new Date(Date.now() - 60_000).toISOString();
-    const answers = await Promise.all([1, 2, 3].map(() => api.post(`/webhooks/${hook.id}/recover`, { since })));
+    const answers = await Promise.all([1, 2, 3].map(() => scene.api.post(`/webhooks/${hook.id}/recover`, { since })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 400, 400]);
     expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.error.code)).toEqual(['CONFLICT', 'CONFLICT']);
     const started = answers.find((answer) => answer.status === 202)!;
-    await eventually(async () => expect((await api.get(`/webhooks/${hook.id}/recoveries/${started.body.data.recovery_id}`)).body.data.status).toBe('finished'));
-    expect((await api.post(`/webhooks/${hook.id}/recover`, { since })).status).toBe(202);
-    expect((await api.get(`/webhooks/${hook.id}/recoveries/${randomUUID()}`)).status).toBe(404);
-    expect((await other.get(`/webhooks/${hook.id}/recoveries/${started.body.data.recovery_id}`)).status).toBe(404);
+    await eventually(async () => expect((await scene.api.get(`/webhooks/${hook.id}/recoveries/${started.body.data.recovery_id}`)).body.data.status).toBe('finished'));
+    expect((await scene.api.post(`/webhooks/${hook.id}/recover`, { since })).status).toBe(202);
+    expect((await scene.api.get(`/webhooks/${hook.id}/recoveries/${randomUUID()}`)).status).toBe(404);
+    expect((await scene.other.get(`/webhooks/${hook.id}/recoveries/${started.body.data.recovery_id}`)).status).toBe(404);
   });
 
   it('queues no event twice while an earlier recover or redeliver of it has not finished (a client that retries)', async () => {
     const path = uniquePath('recover-retried');
     let hang = true;
-    receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    await api.patch(`/webhooks/${hook.id}`, { active: false });
+    scene.receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    await scene.api.patch(`/webhooks/${hook.id}`, { active: false });
     const since = new Date().toISOString();
     const missed: string[] = [];
-    for (let i = 0; i < 25; i += 1) missed.push((await events.publish(orgId, 'row.created')).id);
+    for (let i = 0; i < 25; i += 1) missed.push((await scene.events.publish(scene.orgId, 'row.created')).id);
     await sleep(QUIET_MS);
-    await api.patch(`/webhooks/${hook.id}`, { active: true });
-    // The receiver hangs: the first recovery's series stay open while the client tries again.
-    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(25);
-    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(0);
+    await scene.api.patch(`/webhooks/${hook.id}`, { active: true });
+    // The scene.receiver hangs: the first recovery's series stay open while the client tries again.
+    expect((await recoverAndWait(scene.api, hook.id, { since })).queued).toBe(25);
+    expect((await recoverAndWait(scene.api, hook.id, { since })).queued).toBe(0);
     hang = false;
-    receiver.release(200);
+    scene.receiver.release(200);
     // One series per event: each succeeds once (a hung attempt's retry is the same series).
-    const succeeded = async () => (await deliveriesOf(api, hook.id, '?success=true&limit=100')).map((delivery) => delivery.event_id as string);
+    const succeeded = async () => (await deliveriesOf(scene.api, hook.id, '?success=true&limit=100')).map((delivery) => delivery.event_id as string);
     await eventually(async () => expect((await succeeded()).sort()).toEqual([...missed].sort()), { timeoutMs: 40_000 });
     await sleep(QUIET_MS);
     expect(await succeeded()).toHaveLength(25);
     // Finished now: a recovery may send nothing again (all were received), a redelivery may.
-    expect((await recoverAndWait(api, hook.id, { since })).queued).toBe(0);
+    expect((await recoverAndWait(scene.api, hook.id, { since })).queued).toBe(0);
   });
 
   it.each([
@@ -152,21 +133,21 @@ describe('redeliver and recover', () => {
     ['an until before since', { since: new Date(Date.now() - 60_000).toISOString(), until: new Date(Date.now() - 120_000).toISOString() }, 'until'],
     ['an unknown property', { since: new Date().toISOString(), events: ['row.created'] }, 'events'],
   ])('refuses a recovery with %s', async (_what, body, field) => {
-    const hook = await createWebhook(api, receiver.url(uniquePath('recover-refused')), ['row.created']);
-    const response = await api.post(`/webhooks/${hook.id}/recover`, body);
+    const hook = await createWebhook(scene.api, scene.receiver.url(uniquePath('recover-refused')), ['row.created']);
+    const response = await scene.api.post(`/webhooks/${hook.id}/recover`, body);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: { field } } });
   });
 
   it('answers 404 for another organization’s webhook or delivery, and 400 for a test send', async () => {
     const path = uniquePath('redeliver-owner');
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    await api.post(`/webhooks/${hook.id}/test`, {});
-    const [testSend] = await deliveriesOf(api, hook.id);
-    expect((await other.post(`/webhooks/${hook.id}/deliveries/${testSend.id}/redeliver`)).status).toBe(404);
-    expect((await other.post(`/webhooks/${hook.id}/recover`, { since: new Date().toISOString() })).status).toBe(404);
-    expect((await api.post(`/webhooks/${hook.id}/deliveries/${randomUUID()}/redeliver`)).status).toBe(404);
-    const refused = await api.post(`/webhooks/${hook.id}/deliveries/${testSend.id}/redeliver`);
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    await scene.api.post(`/webhooks/${hook.id}/test`, {});
+    const [testSend] = await deliveriesOf(scene.api, hook.id);
+    expect((await scene.other.post(`/webhooks/${hook.id}/deliveries/${testSend.id}/redeliver`)).status).toBe(404);
+    expect((await scene.other.post(`/webhooks/${hook.id}/recover`, { since: new Date().toISOString() })).status).toBe(404);
+    expect((await scene.api.post(`/webhooks/${hook.id}/deliveries/${randomUUID()}/redeliver`)).status).toBe(404);
+    const refused = await scene.api.post(`/webhooks/${hook.id}/deliveries/${testSend.id}/redeliver`);
     expect(refused.status).toBe(400);
     expect(refused.body.error.details.field).toBe('delivery_id');
   });

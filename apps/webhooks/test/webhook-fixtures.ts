@@ -1,9 +1,38 @@
-import { ApiClient, eventually } from '@platform/testing';
+import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
+import { EventPublisher } from './event-publisher';
 
 export interface CreatedWebhook {
   id: string;
   secret: string;
   url: string;
+}
+
+/** What a describe block of webhook tests works with: its organization, a stranger to it, a receiver, and the event publisher. */
+export interface WebhookScene {
+  orgId: string;
+  api: ApiClient;
+  /** Another organization's client: what it must not see or change. */
+  other: ApiClient;
+  receiver: Receiver;
+  events: EventPublisher;
+}
+
+/** The scene of a describe block: made before its tests, the receiver and the publisher closed after them. */
+export function webhookScene(): WebhookScene {
+  const scene = {} as WebhookScene;
+  beforeAll(async () => {
+    const org = await createTestOrg();
+    scene.orgId = org.orgId;
+    scene.api = apiClient(org.key);
+    scene.other = apiClient((await createTestOrg()).key);
+    scene.receiver = await Receiver.start();
+    scene.events = await EventPublisher.connect();
+  });
+  afterAll(async () => {
+    await scene.events?.close();
+    await scene.receiver?.close();
+  });
+  return scene;
 }
 
 let counter = 0;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { verifyWebhookSignature } from '@contracts';
-import { ApiClient, apiClient, createTestOrg, eventually, Receiver, ReceivedRequest } from '@platform/testing';
+import { apiClient, createTestOrg, eventually, ReceivedRequest } from '@platform/testing';
 import { Webhook } from 'standardwebhooks';
-import { EventPublisher } from './event-publisher';
-import { createWebhook, uniquePath } from './webhook-fixtures';
+import { createWebhook, uniquePath, webhookScene } from './webhook-fixtures';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -18,53 +17,35 @@ function acceptedBy(secret: string, hit: ReceivedRequest): boolean {
 }
 
 describe('GET /webhooks/{id} and secret rotation', () => {
-  let orgId: string;
-  let api: ApiClient;
-  let other: ApiClient;
-  let receiver: Receiver;
-  let events: EventPublisher;
-
-  beforeAll(async () => {
-    const org = await createTestOrg();
-    orgId = org.orgId;
-    api = apiClient(org.key);
-    other = apiClient((await createTestOrg()).key);
-    receiver = await Receiver.start();
-    events = await EventPublisher.connect();
-  });
-
-  afterAll(async () => {
-    await events.close();
-    await receiver.close();
-  });
+  const scene = webhookScene();
 
   /** Publishes one event and answers the request it arrived as. */
   async function deliverOne(path: string): Promise<ReceivedRequest> {
-    const event = await events.publish(orgId, 'row.created');
+    const event = await scene.events.publish(scene.orgId, 'row.created');
     return eventually(() => {
-      const hit = receiver.at(path).find((request) => request.headers['webhook-id'] === event.id);
+      const hit = scene.receiver.at(path).find((request) => request.headers['webhook-id'] === event.id);
       expect(hit).toBeDefined();
       return hit as ReceivedRequest;
     });
   }
 
   it('answers one webhook as the list shows it, never with its secret; another organization gets 404', async () => {
-    const hook = await createWebhook(api, receiver.url(uniquePath('get')), ['row.created', 'table.deleted'], 'One');
-    const response = await api.get(`/webhooks/${hook.id}`);
+    const hook = await createWebhook(scene.api, scene.receiver.url(uniquePath('get')), ['row.created', 'table.deleted'], 'One');
+    const response = await scene.api.get(`/webhooks/${hook.id}`);
     expect(response.status).toBe(200);
-    const listed = (await api.get('/webhooks?limit=100')).body.data.find((webhook: { id: string }) => webhook.id === hook.id);
+    const listed = (await scene.api.get('/webhooks?limit=100')).body.data.find((webhook: { id: string }) => webhook.id === hook.id);
     expect(response.body).toEqual({ success: true, data: listed });
     expect(response.body.data).toMatchObject({ id: hook.id, name: 'One', events: ['row.created', 'table.deleted'], active: true, status: 'active' });
     expect(JSON.stringify(response.body)).not.toContain(hook.secret.slice(6));
-    expect((await other.get(`/webhooks/${hook.id}`)).status).toBe(404);
-    expect((await api.get(`/webhooks/${randomUUID()}`)).body.error.code).toBe('NOT_FOUND');
+    expect((await scene.other.get(`/webhooks/${hook.id}`)).status).toBe(404);
+    expect((await scene.api.get(`/webhooks/${randomUUID()}`)).body.error.code).toBe('NOT_FOUND');
   });
 
   it('rotates: both secrets sign during the overlap (new first), X-Webhook-Signature uses the new one at once', async () => {
     const path = uniquePath('rotate');
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
     const before = Date.now();
-    const rotated = await api.post(`/webhooks/${hook.id}/rotate-secret`, {});
+    const rotated = await scene.api.post(`/webhooks/${hook.id}/rotate-secret`, {});
     expect(rotated.status).toBe(200);
     expect(rotated.body).toEqual({
       success: true,
@@ -84,15 +65,15 @@ describe('GET /webhooks/{id} and secret rotation', () => {
     expect(verifyWebhookSignature(secret, hit.body, hit.headers['x-webhook-signature'])).toBe(true);
     expect(verifyWebhookSignature(hook.secret, hit.body, hit.headers['x-webhook-signature'])).toBe(false);
 
-    for (const response of [await api.get(`/webhooks/${hook.id}`), await api.get('/webhooks?limit=100'), await api.patch(`/webhooks/${hook.id}`, { name: 'x' })]) {
+    for (const response of [await scene.api.get(`/webhooks/${hook.id}`), await scene.api.get('/webhooks?limit=100'), await scene.api.patch(`/webhooks/${hook.id}`, { name: 'x' })]) {
       expect(JSON.stringify(response.body)).not.toContain(secret.slice(6));
     }
   });
 
   it('retires the previous secret when the overlap ends, at once with 0', async () => {
     const path = uniquePath('rotate-now');
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const short = await api.post(`/webhooks/${hook.id}/rotate-secret`, { expire_previous_in_seconds: 1 });
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const short = await scene.api.post(`/webhooks/${hook.id}/rotate-secret`, { expire_previous_in_seconds: 1 });
     const middle = short.body.data.secret;
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const afterExpiry = await deliverOne(path);
@@ -100,7 +81,7 @@ describe('GET /webhooks/{id} and secret rotation', () => {
     expect(acceptedBy(middle, afterExpiry)).toBe(true);
     expect(acceptedBy(hook.secret, afterExpiry)).toBe(false);
 
-    const now = await api.post(`/webhooks/${hook.id}/rotate-secret`, { expire_previous_in_seconds: 0 });
+    const now = await scene.api.post(`/webhooks/${hook.id}/rotate-secret`, { expire_previous_in_seconds: 0 });
     expect(now.status).toBe(200);
     const hit = await deliverOne(path);
     expect(String(hit.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -116,8 +97,8 @@ describe('GET /webhooks/{id} and secret rotation', () => {
     ['an unknown property', { secret: 'whsec_mine' }],
   ])('refuses %s with VALIDATION_ERROR, keeping the secret', async (_what, body) => {
     const path = uniquePath('rotate-refused');
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const response = await api.post(`/webhooks/${hook.id}/rotate-secret`, body);
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const response = await scene.api.post(`/webhooks/${hook.id}/rotate-secret`, body);
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', details: { field: Object.keys(body)[0] } } });
     const hit = await deliverOne(path);
@@ -126,8 +107,8 @@ describe('GET /webhooks/{id} and secret rotation', () => {
   });
 
   it('answers 404 for another organization’s webhook and needs webhooks:write', async () => {
-    const hook = await createWebhook(api, receiver.url(uniquePath('rotate-owner')), ['row.created']);
-    expect((await other.post(`/webhooks/${hook.id}/rotate-secret`, {})).status).toBe(404);
+    const hook = await createWebhook(scene.api, scene.receiver.url(uniquePath('rotate-owner')), ['row.created']);
+    expect((await scene.other.post(`/webhooks/${hook.id}/rotate-secret`, {})).status).toBe(404);
     const reader = apiClient((await createTestOrg({ scopes: 'webhooks:read' })).key);
     expect((await reader.post(`/webhooks/${hook.id}/rotate-secret`, {})).status).toBe(403);
   });
