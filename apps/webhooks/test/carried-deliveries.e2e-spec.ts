@@ -1,6 +1,6 @@
-import { apiClient, ApiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
+import { eventually } from '@platform/testing';
 import { DELIVERIES_PER_JOB_AT_LEAST } from '../src/delivery/delivery-job';
-import { createWebhook, deliveriesOf, uniquePath } from './webhook-fixtures';
+import { createWebhook, deliveriesOf, uniquePath, webhookScene } from './webhook-fixtures';
 
 // Events travel the whole way: gateway, tables, outbox relay, JetStream, fan-out, worker, receiver.
 jest.setTimeout(120_000);
@@ -15,30 +15,20 @@ const JOBS = Math.min(SLOTS, Math.ceil(ROWS / DELIVERIES_PER_JOB_AT_LEAST));
 const eventOf = (hit: { headers: Record<string, unknown> }) => hit.headers['x-webhook-id'] as string;
 
 describe('deliveries of a batch, carried by its jobs', () => {
-  let api: ApiClient;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    api = apiClient((await createTestOrg()).key);
-    receiver = await Receiver.start();
-  });
-
-  afterAll(async () => {
-    await receiver.close();
-  });
+  const scene = webhookScene();
 
   it("beyond the webhook's slots, are dealt over its jobs in turn, each job's in order, each recorded as its own attempt; one that fails goes on alone and is retried once", async () => {
-    const table = (await api.post('/tables', { name: `Carried ${Date.now()}`, fields: [{ name: 'N', field_type: 'number' }] })).body.data;
+    const table = (await scene.api.post('/tables', { name: `Carried ${Date.now()}`, fields: [{ name: 'N', field_type: 'number' }] })).body.data;
     const path = uniquePath('carried');
     // The second and the fourth request fail: two of the batch's first attempts.
-    receiver.on(path, (_request, count) => (count === 2 || count === 4 ? { status: 500 } : { status: 200 }));
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const created = await api.post(`/tables/${table.id}/rows/batch`, { rows: Array.from({ length: ROWS }, (_, n) => ({ data: { n } })) });
+    scene.receiver.on(path, (_request, count) => (count === 2 || count === 4 ? { status: 500 } : { status: 200 }));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const created = await scene.api.post(`/tables/${table.id}/rows/batch`, { rows: Array.from({ length: ROWS }, (_, n) => ({ data: { n } })) });
     expect(created.status).toBe(201);
     const rows: string[] = created.body.data.map((row: { id: string }) => row.id);
 
-    await eventually(() => expect(receiver.at(path)).toHaveLength(ROWS + 2), { timeoutMs: 60_000 });
-    const hits = receiver.at(path);
+    await eventually(() => expect(scene.receiver.at(path)).toHaveLength(ROWS + 2), { timeoutMs: 60_000 });
+    const hits = scene.receiver.at(path);
     const events = hits.map(eventOf);
     expect(new Set(events).size).toBe(ROWS);
     // The first attempts, by row: the rows a job carries (the n-th, the n+JOBS-th, ...) arrived in the batch's order.
@@ -56,7 +46,7 @@ describe('deliveries of a batch, carried by its jobs', () => {
     expect(twice.sort()).toEqual([events[1], events[3]].sort());
 
     const records = await eventually(async () => {
-      const all = await deliveriesOf(api, hook.id);
+      const all = await deliveriesOf(scene.api, hook.id);
       expect(all).toHaveLength(ROWS + 2);
       return all;
     });

@@ -8,7 +8,7 @@ const QUIET_MS = 1_500;
 jest.setTimeout(180_000);
 
 describe('redeliver and recover', () => {
-  const scene = webhookScene();
+  const scene = webhookScene({ publisher: true });
 
   const idsAt = (path: string) => scene.receiver.at(path).map((hit) => hit.headers['webhook-id'] as string);
 
@@ -108,7 +108,7 @@ describe('redeliver and recover', () => {
     for (let i = 0; i < 25; i += 1) missed.push((await scene.events.publish(scene.orgId, 'row.created')).id);
     await sleep(QUIET_MS);
     await scene.api.patch(`/webhooks/${hook.id}`, { active: true });
-    // The scene.receiver hangs: the first recovery's series stay open while the client tries again.
+    // The receiver hangs: the first recovery's series stay open while the client tries again.
     expect((await recoverAndWait(scene.api, hook.id, { since })).queued).toBe(25);
     expect((await recoverAndWait(scene.api, hook.id, { since })).queued).toBe(0);
     hang = false;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient, apiClient, createTestOrg, eventually, Receiver } from '@platform/testing';
-import { deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+import { apiClient, createTestOrg, eventually } from '@platform/testing';
+import { deliveriesOf, sleep, uniquePath, webhookScene } from './webhook-fixtures';
 
 const QUIET_MS = 1_500;
 
@@ -21,38 +21,28 @@ const DEAL_FIELDS = [
 ];
 
 describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
-  let api: ApiClient;
-  let receiver: Receiver;
+  const scene = webhookScene();
 
-  beforeAll(async () => {
-    api = apiClient((await createTestOrg()).key);
-    receiver = await Receiver.start();
-  });
-
-  afterAll(async () => {
-    await receiver.close();
-  });
-
-  const payloadsAt = (path: string): Payload[] => receiver.at(path).map((hit) => JSON.parse(hit.body.toString('utf8')) as Payload);
+  const payloadsAt = (path: string): Payload[] => scene.receiver.at(path).map((hit) => JSON.parse(hit.body.toString('utf8')) as Payload);
 
   async function createDeals(): Promise<{ id: string; fields: Array<{ id: string; slug: string }> }> {
-    const response = await api.post('/tables', { name: `Deals ${randomUUID().slice(0, 8)}`, fields: DEAL_FIELDS });
+    const response = await scene.api.post('/tables', { name: `Deals ${randomUUID().slice(0, 8)}`, fields: DEAL_FIELDS });
     expect(response.status).toBe(201);
     return response.body.data;
   }
 
   async function createRow(tableId: string, data: Record<string, unknown>): Promise<string> {
-    const response = await api.post(`/tables/${tableId}/rows`, { data });
+    const response = await scene.api.post(`/tables/${tableId}/rows`, { data });
     expect(response.status).toBe(201);
     return response.body.data.id;
   }
 
   async function updateRow(tableId: string, rowId: string, data: Record<string, unknown>): Promise<void> {
-    expect((await api.patch(`/tables/${tableId}/rows/${rowId}`, { data })).status).toBe(200);
+    expect((await scene.api.patch(`/tables/${tableId}/rows/${rowId}`, { data })).status).toBe(200);
   }
 
   async function createHook(path: string, body: Record<string, unknown>) {
-    const response = await api.post('/webhooks', { name: 'aimed', url: receiver.url(path), ...body });
+    const response = await scene.api.post('/webhooks', { name: 'aimed', url: scene.receiver.url(path), ...body });
     expect(response.status).toBe(201);
     return response.body.data;
   }
@@ -72,8 +62,8 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     const open = await createRow(table.id, { title: 'open', stage: 'open', amount: 5000 });
     await updateRow(table.id, open, { stage: 'won' });
     await updateRow(table.id, big, { stage: 'lost' });
-    expect((await api.delete(`/tables/${table.id}/rows/${small}`)).status).toBe(200);
-    expect((await api.delete(`/tables/${table.id}/rows/${open}`)).status).toBe(200);
+    expect((await scene.api.delete(`/tables/${table.id}/rows/${small}`)).status).toBe(200);
+    expect((await scene.api.delete(`/tables/${table.id}/rows/${open}`)).status).toBe(200);
 
     await eventually(() => expect(payloadsAt(everything)).toHaveLength(7), { timeoutMs: 30_000 });
     await eventually(() => expect(payloadsAt(path)).toHaveLength(3), { timeoutMs: 20_000 });
@@ -81,7 +71,7 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     const seen = payloadsAt(path).map((p) => `${p.event} ${p.data.row_id}`);
     expect(seen.sort()).toEqual([`row.created ${big}`, `row.updated ${open}`, `row.deleted ${open}`].sort());
     // The filtered-out events never became delivery records.
-    expect(await deliveriesOf(api, hook.id)).toHaveLength(3);
+    expect(await deliveriesOf(scene.api, hook.id)).toHaveLength(3);
   });
 
   it('delivers a row.updated only when changed_fields holds a watched field', async () => {
@@ -97,7 +87,7 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     await sleep(QUIET_MS);
     expect(payloadsAt(path)).toHaveLength(1);
     expect(payloadsAt(path)[0].data.changed_fields?.sort()).toEqual(['note', 'stage']);
-    expect(await deliveriesOf(api, hook.id)).toHaveLength(1);
+    expect(await deliveriesOf(scene.api, hook.id)).toHaveLength(1);
   });
 
   it('shows filter_error when the table loses a named field, matches nothing then, and an update clears it', async () => {
@@ -105,26 +95,26 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     const path = uniquePath('lost-field');
     const hook = await createHook(path, { events: ['row.created'], table_ids: [table.id], filter: { amount: { gt: 0 } } });
     const amount = table.fields.find((field) => field.slug === 'amount');
-    const changed = await api.patch(`/tables/${table.id}`, { remove_fields: [amount?.id] });
+    const changed = await scene.api.patch(`/tables/${table.id}`, { remove_fields: [amount?.id] });
     expect(changed.status).toBe(200);
     expect(changed.body.data.fields.map((field: { slug: string }) => field.slug)).not.toContain('amount');
 
     await eventually(
-      async () => expect((await api.get(`/webhooks/${hook.id}`)).body.data.filter_error).toEqual(expect.stringContaining('"amount"')),
+      async () => expect((await scene.api.get(`/webhooks/${hook.id}`)).body.data.filter_error).toEqual(expect.stringContaining('"amount"')),
       { timeoutMs: 20_000 },
     );
-    const listed = (await api.get('/webhooks?limit=100')).body.data.find((w: { id: string }) => w.id === hook.id);
+    const listed = (await scene.api.get('/webhooks?limit=100')).body.data.find((w: { id: string }) => w.id === hook.id);
     expect(listed.filter_error).toEqual(expect.stringContaining('amount'));
     await createRow(table.id, { title: 'after the loss', stage: 'won' });
     await sleep(QUIET_MS * 2);
     expect(payloadsAt(path)).toHaveLength(0);
 
     // The filter still names the lost field: refused; a filter on what the table has clears the error.
-    expect((await api.patch(`/webhooks/${hook.id}`, { name: 'renamed' })).body.data.filter_error).toEqual(expect.stringContaining('amount'));
-    const stale = await api.patch(`/webhooks/${hook.id}`, { filter: { amount: { gt: 0 } } });
+    expect((await scene.api.patch(`/webhooks/${hook.id}`, { name: 'renamed' })).body.data.filter_error).toEqual(expect.stringContaining('amount'));
+    const stale = await scene.api.patch(`/webhooks/${hook.id}`, { filter: { amount: { gt: 0 } } });
     expect(stale.status).toBe(400);
     expect(stale.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'filter.amount' } });
-    const fixed = await api.patch(`/webhooks/${hook.id}`, { filter: { stage: 'won' } });
+    const fixed = await scene.api.patch(`/webhooks/${hook.id}`, { filter: { stage: 'won' } });
     expect(fixed.status).toBe(200);
     expect(fixed.body.data).toMatchObject({ filter: { stage: 'won' }, filter_error: null });
     const row = await createRow(table.id, { title: 'after the fix', stage: 'won' });
@@ -135,7 +125,7 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     // Its own organization: no active webhook there, so the fan-out keeps the organization's row events whole, unread.
     const quiet = apiClient((await createTestOrg()).key);
     const table = (await quiet.post('/tables', { name: `Deals ${randomUUID().slice(0, 8)}`, fields: DEAL_FIELDS })).body.data;
-    const hook = (await quiet.post('/webhooks', { name: 'asleep', url: receiver.url(uniquePath('asleep')), events: ['row.created'], table_ids: [table.id], filter: { amount: { gt: 0 } } }))
+    const hook = (await quiet.post('/webhooks', { name: 'asleep', url: scene.receiver.url(uniquePath('asleep')), events: ['row.created'], table_ids: [table.id], filter: { amount: { gt: 0 } } }))
       .body.data;
     expect((await quiet.patch(`/webhooks/${hook.id}`, { active: false })).status).toBe(200);
     const amount = table.fields.find((field: { slug: string }) => field.slug === 'amount');
@@ -151,16 +141,16 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
     const path = uniquePath('recover');
     const since = new Date(Date.now() - 1_000).toISOString();
     const hook = await createHook(path, { events: ['row.created'], table_ids: [table.id], filter: { stage: 'won' } });
-    expect((await api.patch(`/webhooks/${hook.id}`, { active: false })).status).toBe(200);
+    expect((await scene.api.patch(`/webhooks/${hook.id}`, { active: false })).status).toBe(200);
     const won = await createRow(table.id, { title: 'won while disabled', stage: 'won' });
     await createRow(table.id, { title: 'lost while disabled', stage: 'lost' });
     const marker = await createRow(table.id, { title: 'marker', stage: 'won' });
     const reader = await createHook(uniquePath('marker'), { events: ['row.created'], table_ids: [table.id] });
     await createRow(table.id, { title: 'seen by the reader' });
-    await eventually(async () => expect((await deliveriesOf(api, reader.id)).length).toBeGreaterThan(0), { timeoutMs: 20_000 });
-    expect((await api.patch(`/webhooks/${hook.id}`, { active: true })).status).toBe(200);
+    await eventually(async () => expect((await deliveriesOf(scene.api, reader.id)).length).toBeGreaterThan(0), { timeoutMs: 20_000 });
+    expect((await scene.api.patch(`/webhooks/${hook.id}`, { active: true })).status).toBe(200);
 
-    const recovered = await api.post(`/webhooks/${hook.id}/recover`, { since });
+    const recovered = await scene.api.post(`/webhooks/${hook.id}/recover`, { since });
     expect(recovered.status).toBeLessThan(300);
     await eventually(() => expect(payloadsAt(path).map((p) => p.data.row_id).sort()).toEqual([won, marker].sort()), { timeoutMs: 20_000 });
     await sleep(QUIET_MS);
@@ -170,8 +160,8 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
   it('refuses a filter or watched fields that do not fit the one table, naming them, and changes nothing', async () => {
     const table = await createDeals();
     const other = await createDeals();
-    const before = (await api.get('/webhooks?limit=100')).body.pagination.total;
-    const base = { name: 'refused', url: receiver.url(uniquePath('refused')), events: ['row.created'] };
+    const before = (await scene.api.get('/webhooks?limit=100')).body.pagination.total;
+    const base = { name: 'refused', url: scene.receiver.url(uniquePath('refused')), events: ['row.created'] };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ filter: { stage: 'won' } }, 'filter'],
       [{ filter: { stage: 'won' }, table_ids: [table.id, other.id] }, 'filter'],
@@ -188,18 +178,18 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
       [{ rate_limit: 2.5 }, 'rate_limit'],
     ];
     for (const [extra, field] of cases) {
-      const response = await api.post('/webhooks', { ...base, ...extra });
+      const response = await scene.api.post('/webhooks', { ...base, ...extra });
       expect({ extra, status: response.status, error: response.body.error }).toMatchObject({ extra, status: 400, error: { code: 'VALIDATION_ERROR', details: { field } } });
     }
-    expect((await api.get('/webhooks?limit=100')).body.pagination.total).toBe(before);
+    expect((await scene.api.get('/webhooks?limit=100')).body.pagination.total).toBe(before);
 
     const hook = await createHook(uniquePath('kept'), { events: ['row.created'], table_ids: [table.id], filter: { stage: 'won' } });
     // Moving the webhook to a table without its filter's field, or to every table, is refused.
-    const moved = await api.patch(`/webhooks/${hook.id}`, { table_ids: null });
+    const moved = await scene.api.patch(`/webhooks/${hook.id}`, { table_ids: null });
     expect(moved.status).toBe(400);
     expect(moved.body.error.details.field).toBe('filter');
-    expect((await api.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ table_ids: [table.id], filter: { stage: 'won' } });
-    const cleared = await api.patch(`/webhooks/${hook.id}`, { filter: null, table_ids: null, rate_limit: 5 });
+    expect((await scene.api.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ table_ids: [table.id], filter: { stage: 'won' } });
+    const cleared = await scene.api.patch(`/webhooks/${hook.id}`, { filter: null, table_ids: null, rate_limit: 5 });
     expect(cleared.status).toBe(200);
     expect(cleared.body.data).toMatchObject({ filter: null, table_ids: null, rate_limit: 5 });
   });
@@ -207,11 +197,11 @@ describe('webhooks aimed at rows: filter, watch_fields, filter_error', () => {
   it('keeps duration_ms and the first 1,024 bytes of the answer on every delivery record', async () => {
     const table = await createDeals();
     const path = uniquePath('answer');
-    receiver.on(path, (_request, count) => (count === 1 ? { status: 500, body: 'é'.repeat(600) } : { status: 200, body: '{"ok":true}' }));
+    scene.receiver.on(path, (_request, count) => (count === 1 ? { status: 500, body: 'é'.repeat(600) } : { status: 200, body: '{"ok":true}' }));
     const hook = await createHook(path, { events: ['row.created'], table_ids: [table.id] });
     await createRow(table.id, { title: 'answered' });
-    await eventually(async () => expect(await deliveriesOf(api, hook.id)).toHaveLength(2), { timeoutMs: 30_000 });
-    const [second, first] = await deliveriesOf(api, hook.id);
+    await eventually(async () => expect(await deliveriesOf(scene.api, hook.id)).toHaveLength(2), { timeoutMs: 30_000 });
+    const [second, first] = await deliveriesOf(scene.api, hook.id);
     expect(first).toMatchObject({ attempt: 1, success: false, status_code: 500 });
     expect(Buffer.byteLength(first.response_body)).toBeLessThanOrEqual(1_024);
     expect(first.response_body.startsWith('é'.repeat(500))).toBe(true);

@@ -7,7 +7,7 @@ export interface CreatedWebhook {
   url: string;
 }
 
-/** What a describe block of webhook tests works with: its organization, a stranger to it, a receiver, and the event publisher. */
+/** What a describe block of webhook tests works with: its organization, a stranger to it, a receiver, and (when asked for) the event publisher. */
 export interface WebhookScene {
   orgId: string;
   api: ApiClient;
@@ -18,7 +18,7 @@ export interface WebhookScene {
 }
 
 /** The scene of a describe block: made before its tests, the receiver and the publisher closed after them. */
-export function webhookScene(): WebhookScene {
+export function webhookScene({ publisher = false } = {}): WebhookScene {
   const scene = {} as WebhookScene;
   beforeAll(async () => {
     const org = await createTestOrg();
@@ -26,7 +26,7 @@ export function webhookScene(): WebhookScene {
     scene.api = apiClient(org.key);
     scene.other = apiClient((await createTestOrg()).key);
     scene.receiver = await Receiver.start();
-    scene.events = await EventPublisher.connect();
+    if (publisher) scene.events = await EventPublisher.connect();
   });
   afterAll(async () => {
     await scene.events?.close();

@@ -17,7 +17,7 @@ function acceptedBy(secret: string, hit: ReceivedRequest): boolean {
 }
 
 describe('GET /webhooks/{id} and secret rotation', () => {
-  const scene = webhookScene();
+  const scene = webhookScene({ publisher: true });
 
   /** Publishes one event and answers the request it arrived as. */
   async function deliverOne(path: string): Promise<ReceivedRequest> {
