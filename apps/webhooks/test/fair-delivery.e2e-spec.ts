@@ -1,7 +1,7 @@
 import type { ManagedProcess } from '@platform/runner';
-import { ApiClient, apiClient, createTestOrg, eventually, startProcess, Receiver } from '@platform/testing';
+import { apiClient, createTestOrg, eventually, startProcess } from '@platform/testing';
 import { DeliveryQueueClient } from './delivery-queue-client';
-import { createWebhook, deliveriesOf, sleep, uniquePath } from './webhook-fixtures';
+import { createWebhook, deliveriesOf, sleep, uniquePath, webhookScene } from './webhook-fixtures';
 
 const CAP = 3;
 
@@ -10,9 +10,7 @@ const CAP = 3;
 jest.setTimeout(180_000);
 
 describe('fair delivery: a per-webhook in-flight cap shared by every worker', () => {
-  let orgId: string;
-  let api: ApiClient;
-  let receiver: Receiver;
+  const scene = webhookScene();
   const started: ManagedProcess[] = [];
   const queues: DeliveryQueueClient[] = [];
 
@@ -45,17 +43,9 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
   /** How many times these workers put a job aside (parked it, or held it waiting for a slot of their own) because its webhook's slots were taken. */
   const parkedCount = (processes: ManagedProcess[]) => outcomes(processes, 'parked', 'waiting');
 
-  beforeAll(async () => {
-    const org = await createTestOrg();
-    orgId = org.orgId;
-    api = apiClient(org.key);
-    receiver = await Receiver.start();
-  });
-
   afterAll(async () => {
     await Promise.all(started.map((process) => process.stop()));
     await Promise.all(queues.map((queue) => queue.close()));
-    await receiver.close();
   });
 
   it('two workers together keep a hanging receiver at the cap, waiting costs them nothing and uses up no attempt', async () => {
@@ -63,21 +53,21 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     const pair = await workers(queue, 2);
     const path = uniquePath('cap');
     let hang = true;
-    receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const sent = await Promise.all(Array.from({ length: 12 }, () => queue.deliver(orgId, hook.id, 'row.created')));
-    await eventually(() => expect(receiver.at(path)).toHaveLength(CAP));
+    scene.receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const sent = await Promise.all(Array.from({ length: 12 }, () => queue.deliver(scene.orgId, hook.id, 'row.created')));
+    await eventually(() => expect(scene.receiver.at(path)).toHaveLength(CAP));
     await eventually(async () => expect(await parkedCount(pair)).toBe(12 - CAP));
     // Parked jobs stay out of the workers' way until a slot frees: none is taken up again meanwhile.
     await sleep(7_000);
-    expect(receiver.at(path)).toHaveLength(CAP);
+    expect(scene.receiver.at(path)).toHaveLength(CAP);
     expect(await parkedCount(pair)).toBe(12 - CAP);
 
     hang = false;
-    receiver.release(200);
+    scene.receiver.release(200);
     const deliveries = await eventually(
       async () => {
-        const list = await deliveriesOf(api, hook.id, '?limit=100');
+        const list = await deliveriesOf(scene.api, hook.id, '?limit=100');
         expect(list).toHaveLength(12);
         return list;
       },
@@ -85,26 +75,26 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     );
     expect(new Set(deliveries.map((d) => d.event_id))).toEqual(new Set(sent.map((event) => event.id)));
     expect(deliveries.every((d) => d.success && d.attempt === 1)).toBe(true);
-    expect(receiver.at(path)).toHaveLength(12);
+    expect(scene.receiver.at(path)).toHaveLength(12);
   });
 
   it('a hanging receiver delays only its own webhook', async () => {
     const queue = newQueue();
     await workers(queue, 1);
     const slow = uniquePath('slow');
-    receiver.on(slow, () => 'hang');
+    scene.receiver.on(slow, () => 'hang');
     const fast = uniquePath('fast');
-    const slowHook = await createWebhook(api, receiver.url(slow), ['row.created']);
-    const fastHook = await createWebhook(api, receiver.url(fast), ['row.created']);
-    await Promise.all(Array.from({ length: 30 }, () => queue.deliver(orgId, slowHook.id, 'row.created')));
-    await eventually(() => expect(receiver.at(slow)).toHaveLength(CAP));
+    const slowHook = await createWebhook(scene.api, scene.receiver.url(slow), ['row.created']);
+    const fastHook = await createWebhook(scene.api, scene.receiver.url(fast), ['row.created']);
+    await Promise.all(Array.from({ length: 30 }, () => queue.deliver(scene.orgId, slowHook.id, 'row.created')));
+    await eventually(() => expect(scene.receiver.at(slow)).toHaveLength(CAP));
     const started = Date.now();
-    await Promise.all(Array.from({ length: 10 }, () => queue.deliver(orgId, fastHook.id, 'row.created')));
-    await eventually(() => expect(receiver.at(fast)).toHaveLength(10), { timeoutMs: 5_000 });
-    const latencies = receiver.at(fast).map((hit) => hit.receivedAt - started);
+    await Promise.all(Array.from({ length: 10 }, () => queue.deliver(scene.orgId, fastHook.id, 'row.created')));
+    await eventually(() => expect(scene.receiver.at(fast)).toHaveLength(10), { timeoutMs: 5_000 });
+    const latencies = scene.receiver.at(fast).map((hit) => hit.receivedAt - started);
     expect(Math.max(...latencies)).toBeLessThan(3_000);
-    expect(receiver.at(slow)).toHaveLength(CAP);
-    receiver.release(200);
+    expect(scene.receiver.at(slow)).toHaveLength(CAP);
+    scene.receiver.release(200);
   });
 
   it("lets a quick webhook's burst beyond its organization's share wait in the worker for a handed-over slot instead of parking it", async () => {
@@ -114,21 +104,21 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     const path = uniquePath('quick');
     let open = 0;
     let mostOpen = 0;
-    receiver.on(path, async () => {
+    scene.receiver.on(path, async () => {
       mostOpen = Math.max(mostOpen, (open += 1));
       // Quick, yet long enough that the burst finds the organization's two slots taken.
       await sleep(20);
       open -= 1;
       return { status: 200 };
     });
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
     // One at a time first: the worker learns that the receiver answers at once.
     for (let i = 1; i <= 3; i += 1) {
-      await queue.deliver(orgId, hook.id, 'row.created');
-      await eventually(() => expect(receiver.at(path)).toHaveLength(i));
+      await queue.deliver(scene.orgId, hook.id, 'row.created');
+      await eventually(() => expect(scene.receiver.at(path)).toHaveLength(i));
     }
-    const burst = await Promise.all(Array.from({ length: 8 }, () => queue.deliver(orgId, hook.id, 'row.created')));
-    await eventually(() => expect(receiver.at(path)).toHaveLength(3 + burst.length));
+    const burst = await Promise.all(Array.from({ length: 8 }, () => queue.deliver(scene.orgId, hook.id, 'row.created')));
+    await eventually(() => expect(scene.receiver.at(path)).toHaveLength(3 + burst.length));
     // Those beyond the organization's two waited for a slot an attempt handed over; none was parked.
     expect(await outcomes([worker], 'parked')).toBe(0);
     expect(await outcomes([worker], 'waiting')).toBeGreaterThan(0);
@@ -145,22 +135,22 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     // The attempts hang for longer than the spec runs, so that each of the four is still the only one of its job.
     await workers(queue, 1, { WEBHOOK_WORKER_CONCURRENCY: '12', WEBHOOK_MAX_IN_FLIGHT_PER_ORG: '4', WEBHOOK_TIMEOUT_MS: '120000' });
     const hanging = Array.from({ length: 4 }, () => uniquePath('org-share-hang'));
-    for (const path of hanging) receiver.on(path, () => 'hang');
-    const hooks = await Promise.all(hanging.map((path) => createWebhook(api, receiver.url(path), ['row.created'])));
-    const inFlight = () => hanging.reduce((sum, path) => sum + receiver.at(path).length, 0);
+    for (const path of hanging) scene.receiver.on(path, () => 'hang');
+    const hooks = await Promise.all(hanging.map((path) => createWebhook(scene.api, scene.receiver.url(path), ['row.created'])));
+    const inFlight = () => hanging.reduce((sum, path) => sum + scene.receiver.at(path).length, 0);
     // One delivery of each first, so that the share is taken by attempts in flight; then five more of each.
-    await Promise.all(hooks.map((hook) => queue.deliver(orgId, hook.id, 'row.created')));
+    await Promise.all(hooks.map((hook) => queue.deliver(scene.orgId, hook.id, 'row.created')));
     await eventually(() => expect(inFlight()).toBe(4));
-    await Promise.all(hooks.flatMap((hook) => Array.from({ length: 5 }, () => queue.deliver(orgId, hook.id, 'row.created'))));
+    await Promise.all(hooks.flatMap((hook) => Array.from({ length: 5 }, () => queue.deliver(scene.orgId, hook.id, 'row.created'))));
     const otherPath = uniquePath('org-share-other');
-    const otherHook = await createWebhook(apiClient(other.key), receiver.url(otherPath), ['row.created']);
+    const otherHook = await createWebhook(apiClient(other.key), scene.receiver.url(otherPath), ['row.created']);
     const started = Date.now();
     await queue.deliver(other.orgId, otherHook.id, 'row.created');
-    await eventually(() => expect(receiver.at(otherPath)).toHaveLength(1), { timeoutMs: 5_000 });
-    expect(receiver.at(otherPath)[0].receivedAt - started).toBeLessThan(3_000);
+    await eventually(() => expect(scene.receiver.at(otherPath)).toHaveLength(1), { timeoutMs: 5_000 });
+    expect(scene.receiver.at(otherPath)[0].receivedAt - started).toBeLessThan(3_000);
     await sleep(1_000);
     expect(inFlight()).toBe(4);
-    receiver.release(200);
+    scene.receiver.release(200);
   });
 
   it('probes a receiver that keeps timing out one request at a time, until it answers', async () => {
@@ -171,24 +161,24 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     // Five timeouts in a row trip the breaker; the attempts already under way when it trips end first.
     const tripped = 5 + CAP;
     let mostOpenOnceTripped = 0;
-    receiver.on(path, async (_request, count) => {
+    scene.receiver.on(path, async (_request, count) => {
       if (!hang) return { status: 200 };
       if (count > tripped) {
         // Long enough for the previous attempt's abort to reach the receiver, far shorter than an attempt.
         await sleep(100);
-        mostOpenOnceTripped = Math.max(mostOpenOnceTripped, receiver.openAt(path) + 1);
+        mostOpenOnceTripped = Math.max(mostOpenOnceTripped, scene.receiver.openAt(path) + 1);
       }
       return 'hang';
     });
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const sent = await Promise.all(Array.from({ length: 8 }, () => queue.deliver(orgId, hook.id, 'row.created')));
-    await eventually(() => expect(receiver.at(path).length).toBeGreaterThanOrEqual(tripped + 4), { timeoutMs: 60_000 });
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const sent = await Promise.all(Array.from({ length: 8 }, () => queue.deliver(scene.orgId, hook.id, 'row.created')));
+    await eventually(() => expect(scene.receiver.at(path).length).toBeGreaterThanOrEqual(tripped + 4), { timeoutMs: 60_000 });
     expect(mostOpenOnceTripped).toBe(1);
 
     hang = false;
     await eventually(
       async () => {
-        const succeeded = (await deliveriesOf(api, hook.id, '?success=true&limit=100')).map((d) => d.event_id);
+        const succeeded = (await deliveriesOf(scene.api, hook.id, '?success=true&limit=100')).map((d) => d.event_id);
         expect(new Set(succeeded)).toEqual(new Set(sent.map((event) => event.id)));
       },
       { timeoutMs: 40_000 },
@@ -202,18 +192,18 @@ describe('fair delivery: a per-webhook in-flight cap shared by every worker', ()
     const [doomed] = await workers(queue, 1, env);
     const path = uniquePath('killed');
     let hang = true;
-    receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
-    const hook = await createWebhook(api, receiver.url(path), ['row.created']);
-    const sent = await Promise.all(Array.from({ length: 6 }, () => queue.deliver(orgId, hook.id, 'row.created')));
-    await eventually(() => expect(receiver.at(path)).toHaveLength(CAP));
+    scene.receiver.on(path, () => (hang ? 'hang' : { status: 200 }));
+    const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
+    const sent = await Promise.all(Array.from({ length: 6 }, () => queue.deliver(scene.orgId, hook.id, 'row.created')));
+    await eventually(() => expect(scene.receiver.at(path)).toHaveLength(CAP));
     doomed.kill('SIGKILL');
     await doomed.exited;
     hang = false;
-    receiver.release(200);
+    scene.receiver.release(200);
     await workers(queue, 1, env);
     await eventually(
       async () => {
-        const succeeded = (await deliveriesOf(api, hook.id, '?success=true&limit=100')).map((d) => d.event_id);
+        const succeeded = (await deliveriesOf(scene.api, hook.id, '?success=true&limit=100')).map((d) => d.event_id);
         expect(new Set(succeeded)).toEqual(new Set(sent.map((event) => event.id)));
       },
       { timeoutMs: 40_000 },
