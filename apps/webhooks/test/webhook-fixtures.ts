@@ -7,19 +7,25 @@ export interface CreatedWebhook {
   url: string;
 }
 
-/** What a describe block of webhook tests works with: its organization, a stranger to it, a receiver, and (when asked for) the event publisher. */
+/** What a describe block of webhook tests works with: its organization, a stranger to it, and a receiver. */
 export interface WebhookScene {
   orgId: string;
   api: ApiClient;
   /** Another organization's client: what it must not see or change. */
   other: ApiClient;
   receiver: Receiver;
+}
+
+/** A scene that also publishes events straight onto the stream, as the tables service would. */
+export interface PublishingScene extends WebhookScene {
   events: EventPublisher;
 }
 
-/** The scene of a describe block: made before its tests, the receiver and the publisher closed after them. */
+/** The scene of a describe block: made before its tests, the receiver (and the publisher) closed after them. */
+export function webhookScene(): WebhookScene;
+export function webhookScene(options: { publisher: true }): PublishingScene;
 export function webhookScene({ publisher = false } = {}): WebhookScene {
-  const scene = {} as WebhookScene;
+  const scene = {} as Partial<PublishingScene>;
   beforeAll(async () => {
     const org = await createTestOrg();
     scene.orgId = org.orgId;
@@ -32,7 +38,7 @@ export function webhookScene({ publisher = false } = {}): WebhookScene {
     await scene.events?.close();
     await scene.receiver?.close();
   });
-  return scene;
+  return scene as PublishingScene;
 }
 
 let counter = 0;

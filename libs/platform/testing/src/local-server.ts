@@ -23,7 +23,7 @@ export interface LocalServerSpec {
   launch: () => ChildProcess;
   /** Answers whether the server takes requests yet. */
   answers: () => Promise<boolean>;
-  /** Where the server writes what it prints, named when it exits unasked. */
+  /** Where the server writes what it prints, named when it exits unasked (and then kept; else removed with the data). */
   logFile?: string;
   /** Starts it again when it exits unasked (a test emulator that crashed must not fail every later test). */
   keepRunning?: boolean;
@@ -33,12 +33,15 @@ export interface LocalServerSpec {
 export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServer> {
   let server: ChildProcess | undefined;
   let stopping = false;
+  /** Set once it exited unasked: its output file is then kept after the end, for whoever reads the report. */
+  let crashed = false;
   const start = async (): Promise<void> => {
     const child = spec.launch();
     server = child;
     let answered = false;
     child.once('exit', (code, signal) => {
       if (server !== child || stopping || !answered) return;
+      crashed = true;
       const output = spec.logFile ? `; its output: ${spec.logFile}` : '';
       process.stderr.write(`${spec.name} on ${spec.url} exited unasked (code ${code}, signal ${signal})${output}\n`);
       if (spec.keepRunning) start().catch((error: Error) => process.stderr.write(`${error.message}\n`));
@@ -70,6 +73,7 @@ export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServ
     destroy: async () => {
       await stop();
       rmSync(spec.dataDir, { recursive: true, force: true });
+      if (spec.logFile && !crashed) rmSync(spec.logFile, { force: true });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { eventually } from './eventually';
 import { answersHttp, startPrivateS3 } from './private-s3';
 
@@ -15,6 +16,16 @@ describe('the private S3 server', () => {
       await s3.destroy();
     }
     expect(await answersHttp(s3.url)).toBe(false);
+    // The report names the emulator's output: it outlives the server.
+    expect(existsSync(`${s3.dataDir}.log`)).toBe(true);
+    rmSync(`${s3.dataDir}.log`);
+  }, 30_000);
+
+  it('leaves no output file behind when it never crashed', async () => {
+    const s3 = await startPrivateS3({ keepRunning: true });
+    expect(existsSync(`${s3.dataDir}.log`)).toBe(true);
+    await s3.destroy();
+    expect([existsSync(s3.dataDir), existsSync(`${s3.dataDir}.log`)]).toEqual([false, false]);
   }, 30_000);
 
   it('stays down after a crash otherwise', async () => {
@@ -29,5 +40,6 @@ describe('the private S3 server', () => {
       reported.mockRestore();
       await s3.destroy();
     }
+    rmSync(`${s3.dataDir}.log`, { force: true });
   }, 30_000);
 });
