@@ -116,15 +116,24 @@ class MemoryLeases {
   }
 }
 
+/** Every WorkerSlots a test made: closed after it, so no job it left in a line asks Redis again once a second for ever (and keeps Jest from exiting). */
+const made: WorkerSlots[] = [];
+
 function workerSlots(leases: MemoryLeases, promoted: string[] = [], max = MAX): WorkerSlots {
   const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: max, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
   const queue = { promote: async (jobId: string) => promoted.push(jobId) > 0 };
-  return new WorkerSlots(leases as unknown as InFlightLeases, queue as unknown as DeliveryQueue, config);
+  const slots = new WorkerSlots(leases as unknown as InFlightLeases, queue as unknown as DeliveryQueue, config);
+  made.push(slots);
+  return slots;
 }
 
 const isSlot = (answer: SlotAnswer): answer is Extract<SlotAnswer, { slot: unknown }> => 'slot' in answer;
 
 describe('WorkerSlots', () => {
+  afterEach(() => {
+    for (const slots of made.splice(0)) slots.close();
+  });
+
   it("keeps a slot a success freed, with no job waiting, for the webhook's next jobs here, and gives it back to Redis SPARE_MS later", async () => {
     const leases = new MemoryLeases(true);
     const slots = workerSlots(leases);
