@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DomainEvent, eventSubject } from '@contracts';
-import { stackEnv } from '@platform/testing';
+import { eventually, stackEnv, testDatabaseUrl } from '@platform/testing';
 import { connect, NatsConnection } from 'nats';
+import { Client } from 'pg';
 
 /** Publishes events to the EVENTS stream the way the outbox relays do: subject per org and kind, msgID = event id. */
 export class EventPublisher {
@@ -27,6 +28,28 @@ export class EventPublisher {
   /** Publishes an event under a message id of the caller's choice, as a second publisher of the same event would. */
   async publishAs(event: DomainEvent, msgID: string): Promise<void> {
     await this.nc.jetstream().publish(eventSubject(event.organization_id, event.event), new TextEncoder().encode(JSON.stringify(event)), { msgID });
+  }
+
+  /**
+   * Waits until the webhooks service has stored these events: a test about events that arrived while a webhook
+   * was disabled must not change the webhook before the service has seen them (on a loaded machine the stream's
+   * consumer can be seconds behind).
+   */
+  async untilStored(events: DomainEvent[]): Promise<void> {
+    const db = new Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      const ids = events.map((event) => event.id);
+      await eventually(
+        async () => {
+          const { rows } = await db.query<{ stored: number }>('SELECT count(*)::int AS stored FROM webhooks.stored_events WHERE id = ANY($1::uuid[])', [ids]);
+          expect(rows[0].stored).toBe(new Set(ids).size);
+        },
+        { timeoutMs: 30_000 },
+      );
+    } finally {
+      await db.end();
+    }
   }
 
   async close(): Promise<void> {

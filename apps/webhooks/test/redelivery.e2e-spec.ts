@@ -64,6 +64,7 @@ describe('redeliver and recover', () => {
     const whileDisabled = [await scene.events.publish(scene.orgId, 'row.deleted'), await scene.events.publish(scene.orgId, 'row.created')];
     const notSubscribed = await scene.events.publish(scene.orgId, 'table.created');
     const otherOrganization = await scene.events.publish((await createTestOrg()).orgId, 'row.created');
+    await scene.events.untilStored([...whileDisabled, notSubscribed, otherOrganization]);
     await sleep(QUIET_MS);
     expect(idsAt(path).filter((id) => id !== failed.id)).toEqual([received.id]);
 
@@ -104,8 +105,10 @@ describe('redeliver and recover', () => {
     const hook = await createWebhook(scene.api, scene.receiver.url(path), ['row.created']);
     await scene.api.patch(`/webhooks/${hook.id}`, { active: false });
     const since = new Date().toISOString();
-    const missed: string[] = [];
-    for (let i = 0; i < 25; i += 1) missed.push((await scene.events.publish(scene.orgId, 'row.created')).id);
+    const published = [];
+    for (let i = 0; i < 25; i += 1) published.push(await scene.events.publish(scene.orgId, 'row.created'));
+    const missed = published.map((event) => event.id);
+    await scene.events.untilStored(published);
     await sleep(QUIET_MS);
     await scene.api.patch(`/webhooks/${hook.id}`, { active: true });
     // The receiver hangs: the first recovery's series stay open while the client tries again.
