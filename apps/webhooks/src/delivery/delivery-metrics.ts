@@ -21,5 +21,5 @@ export const jobsEnqueued = counter('webhook_jobs_enqueued_total', 'Delivery job
 
 export const matchingSeconds = counter(
   'webhook_fan_out_matching_seconds_total',
-  "CPU time the fan-out spent choosing each event's webhooks: by kind and table, then by filter and watched fields",
+  "Time the fan-out spent choosing each event's webhooks (on its event loop, no I/O): by kind and table, then by filter and watched fields",
 );

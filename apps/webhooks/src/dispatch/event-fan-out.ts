@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EVENTS_STREAM, EVENTS_SUBJECT_PREFIX, isUuid, subjectOf } from '@contracts';
 import { eventPayloads, LargePayloads, PayloadGoneError } from '@platform/messaging';
@@ -61,15 +62,16 @@ function matchedPairs(
 ): Array<{ eventId: string; webhookId: string }> {
   const pairs: Array<{ eventId: string; webhookId: string }> = [];
   if ([...subscriptions.values()].every((index) => index.isEmpty)) return pairs;
-  const matchingStarted = process.cpuUsage();
+  // The loop does no I/O, so its time on the monotonic clock is its CPU time (a getrusage call on either side cost
+  // more than the matching of a batch without filters).
+  const matchingStarted = performance.now();
   for (const event of events) {
     // Only the webhooks of the event's kind and table are looked at, and of those only the aims its row may meet are tested.
     for (const webhookId of subscriptions.get(event.organizationId)?.webhooksFor(event, dataOf.get(event.id)) ?? []) {
       pairs.push({ eventId: event.id, webhookId });
     }
   }
-  const matchingUsed = process.cpuUsage(matchingStarted);
-  matchingSeconds.inc((matchingUsed.user + matchingUsed.system) / 1e6);
+  matchingSeconds.inc((performance.now() - matchingStarted) / 1e3);
   return pairs;
 }
 
