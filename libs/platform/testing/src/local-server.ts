@@ -14,6 +14,8 @@ export interface LocalServer {
   stop(): Promise<void>;
   /** Stops it for good and removes its data directory. */
   destroy(): Promise<void>;
+  /** Its next exit is the caller's doing (a test kills its host outright): not reported, and not restarted. */
+  expectExit(): void;
 }
 
 export interface LocalServerSpec {
@@ -36,6 +38,7 @@ export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServ
   /** Set once it exited unasked: its output file is then kept after the end, for whoever reads the report. */
   let crashed = false;
   const start = async (): Promise<void> => {
+    stopping = false;
     const child = spec.launch();
     server = child;
     let answered = false;
@@ -70,6 +73,9 @@ export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServ
     },
     start,
     stop,
+    expectExit: () => {
+      stopping = true;
+    },
     destroy: async () => {
       await stop();
       rmSync(spec.dataDir, { recursive: true, force: true });

@@ -42,4 +42,27 @@ describe('the private S3 server', () => {
     }
     rmSync(`${s3.dataDir}.log`, { force: true });
   }, 30_000);
+
+  it('neither reports nor restarts an exit the caller expected (a test killing its host), and starts again when asked', async () => {
+    const reported = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const s3 = await startPrivateS3({ keepRunning: true });
+    try {
+      s3.expectExit();
+      process.kill(s3.pid!, 'SIGKILL');
+      await eventually(() => expect(s3.pid).toBeUndefined(), { timeoutMs: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect([s3.pid, await answersHttp(s3.url)]).toEqual([undefined, false]);
+      expect(reported.mock.calls.map(([line]) => String(line)).join('')).not.toContain('exited unasked');
+      // A start afterwards is a server like any other: its own crash is reported again.
+      await s3.start();
+      const started = s3.pid!;
+      process.kill(started, 'SIGKILL');
+      await eventually(async () => expect([s3.pid !== undefined && s3.pid !== started, await answersHttp(s3.url)]).toEqual([true, true]), { timeoutMs: 15_000 });
+      expect(reported.mock.calls.map(([line]) => String(line)).join('')).toContain(`s3rver on ${s3.url} exited unasked (code null, signal SIGKILL)`);
+    } finally {
+      reported.mockRestore();
+      await s3.destroy();
+    }
+    rmSync(`${s3.dataDir}.log`, { force: true });
+  }, 45_000);
 });

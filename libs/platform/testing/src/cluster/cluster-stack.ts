@@ -96,7 +96,8 @@ export async function startClusterStack(options: { hosts?: string[]; logLevel?: 
   mkdirSync(logDir, { recursive: true });
   const logFile = resolve(logDir, `cluster-${process.pid}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
-  const servers: { destroy(): Promise<void> }[] = [];
+  /** Every server of the run; the local ones (NATS, Redis) report an exit they did not expect. */
+  const servers: Array<{ destroy(): Promise<void>; expectExit?(): void }> = [];
   const hosts: ClusterHost[] = [];
   let receivers: ChildProcess | undefined;
   let destroyed = false;
@@ -107,6 +108,7 @@ export async function startClusterStack(options: { hosts?: string[]; logLevel?: 
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
     // A test harness, not a deployment: everything goes at once, then the servers' directories.
+    for (const server of servers) server.expectExit?.();
     await network.destroy();
     await Promise.all(servers.map((server) => server.destroy().catch(() => undefined)));
     rmSync(dataDir, { recursive: true, force: true });
@@ -171,6 +173,7 @@ export async function startClusterStack(options: { hosts?: string[]; logLevel?: 
       },
       killHost: async (name) => {
         const host = hostOf(name);
+        host.nats.expectExit();
         await network.killHost(name);
         await Promise.all(host.supervisor.all().map((managed) => managed.exited));
         log.write(`[${name}] killed\n`);
