@@ -1,16 +1,34 @@
 import { existsSync, rmSync } from 'node:fs';
 import { eventually } from './eventually';
-import { answersHttp, startPrivateS3 } from './private-s3';
+import { answersHttp, PrivateS3, startPrivateS3 } from './private-s3';
+
+/** What the server's harness wrote to stderr while the spy was on, as one text. */
+const reportsOf = (reported: jest.SpyInstance) => reported.mock.calls.map(([line]) => String(line)).join('');
+
+const crashReport = (s3: PrivateS3) => `s3rver on ${s3.url} exited unasked (code null, signal SIGKILL)`;
+
+/** Kills the emulator outright and waits until it answers on its port again, as another process. */
+async function crashAndWaitForRestart(s3: PrivateS3): Promise<void> {
+  const first = s3.pid!;
+  process.kill(first, 'SIGKILL');
+  await eventually(async () => expect([s3.pid !== undefined && s3.pid !== first, await answersHttp(s3.url)]).toEqual([true, true]), { timeoutMs: 15_000 });
+}
+
+/** Kills the emulator outright and sees it stay down a second later. */
+async function crashAndSeeItStayDown(s3: PrivateS3): Promise<void> {
+  process.kill(s3.pid!, 'SIGKILL');
+  await eventually(() => expect(s3.pid).toBeUndefined(), { timeoutMs: 5_000 });
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect([s3.pid, await answersHttp(s3.url)]).toEqual([undefined, false]);
+}
 
 describe('the private S3 server', () => {
   it('starts again on its port when it crashes, if asked to keep running, and reports the crash', async () => {
     const reported = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const s3 = await startPrivateS3({ keepRunning: true });
     try {
-      const first = s3.pid!;
-      process.kill(first, 'SIGKILL');
-      await eventually(async () => expect([s3.pid !== undefined && s3.pid !== first, await answersHttp(s3.url)]).toEqual([true, true]), { timeoutMs: 15_000 });
-      expect(reported.mock.calls.map(([line]) => String(line)).join('')).toContain(`s3rver on ${s3.url} exited unasked (code null, signal SIGKILL)`);
+      await crashAndWaitForRestart(s3);
+      expect(reportsOf(reported)).toContain(crashReport(s3));
     } finally {
       reported.mockRestore();
       await s3.destroy();
@@ -32,10 +50,7 @@ describe('the private S3 server', () => {
     const reported = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const s3 = await startPrivateS3();
     try {
-      process.kill(s3.pid!, 'SIGKILL');
-      await eventually(() => expect(s3.pid).toBeUndefined(), { timeoutMs: 5_000 });
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect([s3.pid, await answersHttp(s3.url)]).toEqual([undefined, false]);
+      await crashAndSeeItStayDown(s3);
     } finally {
       reported.mockRestore();
       await s3.destroy();
@@ -48,17 +63,12 @@ describe('the private S3 server', () => {
     const s3 = await startPrivateS3({ keepRunning: true });
     try {
       s3.expectExit();
-      process.kill(s3.pid!, 'SIGKILL');
-      await eventually(() => expect(s3.pid).toBeUndefined(), { timeoutMs: 5_000 });
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect([s3.pid, await answersHttp(s3.url)]).toEqual([undefined, false]);
-      expect(reported.mock.calls.map(([line]) => String(line)).join('')).not.toContain('exited unasked');
-      // A start afterwards is a server like any other: its own crash is reported again.
+      await crashAndSeeItStayDown(s3);
+      expect(reportsOf(reported)).not.toContain('exited unasked');
+      // Started again, it is a server like any other: its own crash is reported and restarted.
       await s3.start();
-      const started = s3.pid!;
-      process.kill(started, 'SIGKILL');
-      await eventually(async () => expect([s3.pid !== undefined && s3.pid !== started, await answersHttp(s3.url)]).toEqual([true, true]), { timeoutMs: 15_000 });
-      expect(reported.mock.calls.map(([line]) => String(line)).join('')).toContain(`s3rver on ${s3.url} exited unasked (code null, signal SIGKILL)`);
+      await crashAndWaitForRestart(s3);
+      expect(reportsOf(reported)).toContain(crashReport(s3));
     } finally {
       reported.mockRestore();
       await s3.destroy();
