@@ -109,7 +109,6 @@ describe('redeliver and recover', () => {
     for (let i = 0; i < 25; i += 1) published.push(await scene.events.publish(scene.orgId, 'row.created'));
     const missed = published.map((event) => event.id);
     await scene.events.untilStored(published);
-    await sleep(QUIET_MS);
     await scene.api.patch(`/webhooks/${hook.id}`, { active: true });
     // The receiver hangs: the first recovery's series stay open while the client tries again.
     expect((await recoverAndWait(scene.api, hook.id, { since })).queued).toBe(25);
