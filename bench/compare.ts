@@ -56,6 +56,7 @@ export function headlineFigures(report: BenchReport): Figure[] {
     add('receipt.singleP50', 'commit-to-receipt p50 ms from single creates', deliveries.latency.p50, false);
     add('receipt.singleP99', 'commit-to-receipt p99 ms from single creates', deliveries.latency.p99, false);
     add('receipt.batchP99', 'commit-to-receipt p99 ms from batch creates', deliveries.batchedLatency.p99, false);
+    if (deliveries.sustained) add('receipt.sustainedP99', `commit-to-receipt p99 ms at ${deliveries.sustained.rate} events/s from batch creates`, deliveries.sustained.p99, false);
   }
   if (filters) {
     // The CPU per event of each phase, not their difference: a share of a few percent moves by more than 10% of itself between runs.

@@ -1,7 +1,7 @@
 import type { DataFigures } from './data/scenarios';
 import type { BatchCreateFigures, CreateFigures, ListFigures } from './rows/scenarios';
 import type { MemoryFigures } from './lib/usage-sampler';
-import type { WebhookFigures } from './webhooks/scenarios';
+import type { LatencyFigures, WebhookFigures } from './webhooks/scenarios';
 import type { FilterFigures } from './filters/scenarios';
 import { log, round } from './lib/bench-http';
 
@@ -36,6 +36,12 @@ const WORKER_CPU_MS = 0.3;
 const REDIS_CPU_MS = 0.12;
 const RECEIPT_P50_MS = 25;
 const RECEIPT_P99_MS = 150;
+/**
+ * "No backlog" at the sustained rate: the creates kept the rate, every event arrived, and the last one within
+ * this long of the last create's answer (a pipeline that fell behind for a minute leaves seconds of work).
+ */
+const SUSTAINED_DRAIN_MS = 1_000;
+const SUSTAINED_RATE_SHARE = 0.98;
 
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 const sum = (per: Record<string, number>) => Object.values(per).reduce((total, ms) => total + ms, 0);
@@ -110,6 +116,7 @@ export function printSummary(report: BenchReport): void {
       if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
       if (latency.stages) log(`  stages, p50 / p99: ${Object.entries(latency.stages).map(([stage, figures]) => `${stage} ${figures}`).join('; ')}`);
     }
+    if (deliveries.sustained) printSustained(deliveries.sustained);
   }
   for (const list of lists) {
     log(`list page 1 at ${list.rows} rows: unfiltered p50/p95/p99 ${list.unfiltered.p50}/${list.unfiltered.p95}/${list.unfiltered.p99} ms; 20% filter with total ${list.filtered.p50}/${list.filtered.p95}/${list.filtered.p99} ms`);
@@ -129,6 +136,20 @@ export function printSummary(report: BenchReport): void {
     const checks = [idle === undefined ? '' : `idle < ${IDLE_MIB} ${verdict(idle < IDLE_MIB)}`, peak === undefined ? '' : `peak < ${LOADED_MIB} ${verdict(peak < LOADED_MIB)}`];
     log(`  ${name.padEnd(18)} ${String(idle ?? '-').padStart(4)} / ${String(peak ?? '-').padStart(4)}   ${checks.filter(Boolean).join(', ')}`);
   }
+}
+
+/** Whether the sustained phase left no backlog: the creates kept the rate, every event arrived, the last one soon after the load. */
+export function keptUp(sustained: Pick<LatencyFigures, 'rate' | 'createdPerSecond' | 'deliveries' | 'expected' | 'drainMs'>): boolean {
+  return sustained.createdPerSecond >= sustained.rate * SUSTAINED_RATE_SHARE && sustained.deliveries >= sustained.expected && sustained.drainMs <= SUSTAINED_DRAIN_MS;
+}
+
+function printSustained(sustained: LatencyFigures): void {
+  const seconds = round(sustained.expected / sustained.rate, 0);
+  log(
+    `commit-to-receipt, 1 webhook at ${sustained.rate} events/s for ${seconds} s from batch creates of ${sustained.rowsPerRequest} rows: achieved ${sustained.createdPerSecond}/s, ${sustained.deliveries}/${sustained.expected} delivered, p50 ${sustained.p50} ms, p99 ${sustained.p99} ms, the last event ${sustained.drainMs} ms after the last create (target no backlog: the rate kept, every event delivered, the last within ${SUSTAINED_DRAIN_MS} ms: ${verdict(keptUp(sustained))})`,
+  );
+  if (sustained.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(sustained.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${sustained.loadGeneratorCpuMsPerEvent ?? '-'}`);
+  if (sustained.stages) log(`  stages, p50 / p99: ${Object.entries(sustained.stages).map(([stage, figures]) => `${stage} ${figures}`).join('; ')}`);
 }
 
 function printData(data: DataFigures): void {

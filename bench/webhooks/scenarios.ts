@@ -22,6 +22,9 @@ const BATCH_ROWS = 100;
 export interface WebhooksSettings {
   latencyRate: number;
   latencyDurationS: number;
+  /** The sustained phase: events per second from batch creates, and for how long. */
+  sustainedRate: number;
+  sustainedDurationS: number;
   backlogRows: number;
   drainTimeoutMs: number;
   ceilingInFlight: number;
@@ -41,6 +44,11 @@ export interface LatencyFigures {
   p50: number;
   p99: number;
   max: number;
+  /**
+   * From the last create's answer to the last arrival: what was left to deliver when the load stopped. A
+   * pipeline that keeps up leaves a commit-to-receipt's worth; one that falls behind, the backlog it built.
+   */
+  drainMs: number;
   /** CPU ms per event, by process, from the first create to the last arrival. */
   cpuMsPerEvent: Record<string, number>;
   /** Times each process was put on a CPU per event (its wake-ups), over the same span. */
@@ -66,6 +74,8 @@ export interface WebhookFigures {
   latency: LatencyFigures;
   /** The same event rate written by batch creates, so that the create path is not what limits it. */
   batchedLatency: LatencyFigures;
+  /** A higher event rate from batch creates held for a minute: whether deliveries keep up (`drainMs`). */
+  sustained?: LatencyFigures;
   /** CPU ms per delivery job, by process, from the create to the job in the queue (gateway, tables, relay, fan-out). */
   cpuMsPerQueuedJob: Record<string, number>;
   oneWorker: DrainFigures;
@@ -176,6 +186,9 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     }
     const stages = await deliveryStages(stack.databaseUrl, '/latency-0', responses, receiver.arrivals);
     const latencies = commitToReceipt(receiver.arrivals, responses);
+    // Folded, not spread: a minute's events are more arguments than a call takes.
+    const lastArrival = receiver.arrivals.reduce((last, arrival) => (responses.has(arrival.rowId) ? Math.max(last, arrival.at) : last), -Infinity);
+    const lastResponse = [...responses.values()].reduce((last, at) => Math.max(last, at), -Infinity);
     return {
       rate,
       rowsPerRequest,
@@ -186,6 +199,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       p50: round(percentile(latencies, 50), 1),
       p99: round(percentile(latencies, 99), 1),
       max: round(latencies[latencies.length - 1] ?? NaN, 1),
+      drainMs: round(lastArrival - lastResponse, 1),
       cpuMsPerEvent,
       loadGeneratorCpuMsPerEvent,
       runsPerEvent,
@@ -270,6 +284,9 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s in batches of ${LATENCY_BATCH_ROWS} for ${settings.latencyDurationS}s ...`);
     const batchedLatency = await latency(settings.latencyRate, settings.latencyDurationS, LATENCY_BATCH_ROWS);
     log(`webhooks: commit-to-receipt p50 ${batchedLatency.p50} ms, p99 ${batchedLatency.p99} ms`);
+    log(`webhooks: 1 webhook, rows at ${settings.sustainedRate}/s in batches of ${LATENCY_BATCH_ROWS} for ${settings.sustainedDurationS}s ...`);
+    const sustained = await latency(settings.sustainedRate, settings.sustainedDurationS, LATENCY_BATCH_ROWS);
+    log(`webhooks: commit-to-receipt p50 ${sustained.p50} ms, p99 ${sustained.p99} ms, the last event ${sustained.drainMs} ms after the last create`);
     await unsubscribe(latencyHooks);
     log(`webhooks: 5 webhooks, a backlog of ${settings.backlogRows * 5} deliveries, 1 worker ...`);
     const oneWorker = await drain(1);
@@ -287,6 +304,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     return {
       latency: latencyFigures,
       batchedLatency,
+      sustained,
       cpuMsPerQueuedJob: queuedJobCpu,
       oneWorker,
       twoWorkers,
