@@ -17,6 +17,32 @@ const CORS_RULE = join(REPO_ROOT, 'deploy/s3rver/cors.xml');
 /** s3rver checks signatures against this fixed account. */
 const CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
 
+/**
+ * s3rver started from its module, not its command line, with its store's writes and deletes of objects taken
+ * one at a time. A delete removes the directories it leaves empty; a write into such a directory that made it
+ * just before then fails to open its file, and nothing in s3rver 3.7 handles that error: the process ends.
+ * Arguments: the module, the data directory, the address, the port, the bucket, its configuration files.
+ */
+const SERIALIZED_S3RVER = `
+const { readFileSync } = require('node:fs');
+const [module, directory, address, port, bucket, ...configs] = process.argv.slice(1);
+const S3rver = require(module);
+const server = new S3rver({ directory, address, port: Number(port), silent: true, configureBuckets: [{ name: bucket, configs: configs.map((file) => readFileSync(file)) }] });
+let queue = Promise.resolve();
+for (const name of ['putObject', 'copyObject', 'deleteObject']) {
+  const original = server.store[name].bind(server.store);
+  server.store[name] = (...args) => {
+    const done = queue.then(() => original(...args));
+    queue = done.catch(() => undefined);
+    return done;
+  };
+}
+server.run().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+`;
+
 /** Whether an HTTP server answers at `url` (with anything) within half a second. */
 export async function answersHttp(url: string): Promise<boolean> {
   try {
@@ -46,8 +72,8 @@ export async function startPrivateS3(options: { keepRunning?: boolean } = {}): P
     launch: () => {
       const output = openSync(logFile, 'a');
       try {
-        const args = ['-d', dataDir, '-a', '127.0.0.1', '-p', String(port), '--silent', '--configure-bucket', BUCKET, CORS_RULE];
-        return spawn(process.execPath, [require.resolve('s3rver/bin/s3rver.js'), ...args], { stdio: ['ignore', 'ignore', output] });
+        const args = [require.resolve('s3rver'), dataDir, '127.0.0.1', String(port), BUCKET, CORS_RULE];
+        return spawn(process.execPath, ['-e', SERIALIZED_S3RVER, ...args], { stdio: ['ignore', 'ignore', output] });
       } finally {
         closeSync(output);
       }
