@@ -37,6 +37,8 @@ export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServ
   let stopping = false;
   /** Set once it exited unasked: its output file is then kept after the end, for whoever reads the report. */
   let crashed = false;
+  /** The start that follows a crash, while it waits for the server to answer. */
+  let restarting: Promise<void> | undefined;
   const start = async (): Promise<void> => {
     stopping = false;
     const child = spec.launch();
@@ -47,16 +49,22 @@ export async function startLocalServer(spec: LocalServerSpec): Promise<LocalServ
       crashed = true;
       const output = spec.logFile ? `; its output: ${spec.logFile}` : '';
       process.stderr.write(`${spec.name} on ${spec.url} exited unasked (code ${code}, signal ${signal})${output}\n`);
-      if (spec.keepRunning) start().catch((error: Error) => process.stderr.write(`${error.message}\n`));
+      if (spec.keepRunning) {
+        restarting = start()
+          .catch((error: Error) => void process.stderr.write(`${error.message}\n`))
+          .finally(() => (restarting = undefined));
+      }
     });
     const deadline = Date.now() + (spec.startTimeoutMs ?? 15_000);
     while (!(await spec.answers())) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${spec.name} did not start on ${spec.url}`);
+      if (Date.now() > deadline || child.exitCode !== null || child.signalCode !== null) throw new Error(`${spec.name} did not start on ${spec.url}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     answered = true;
   };
   const stop = async () => {
+    // A restart in flight ends first (the server answers, or it gives up): else its wait would outlive the stop.
+    await restarting;
     const running = server;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     stopping = true;
