@@ -18,9 +18,9 @@ const CORS_RULE = join(REPO_ROOT, 'deploy/s3rver/cors.xml');
 const CREDENTIALS = { S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' };
 
 /**
- * s3rver started from its module, not its command line, with its store's writes and deletes of objects taken
- * one at a time. A delete removes the directories it leaves empty; a write into such a directory that made it
- * just before then fails to open its file, and nothing in s3rver 3.7 handles that error: the process ends.
+ * s3rver started from its module, not its command line, with its store's writes, copies and deletes of objects
+ * taken one at a time. A delete removes the directories it leaves empty; a write into such a directory that made
+ * it just before then fails to open its file, and nothing in s3rver 3.7 handles that error: the process ends.
  * Arguments: the module, the data directory, the address, the port, the bucket, its configuration files.
  */
 const SERIALIZED_S3RVER = `
