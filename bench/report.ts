@@ -110,11 +110,7 @@ export function printSummary(report: BenchReport): void {
       log(
         `commit-to-receipt, 1 webhook at ${latency.rate} events/s from ${writes} (achieved ${latency.createdPerSecond}/s, ${latency.deliveries}/${latency.expected} delivered): p50 ${latency.p50} ms (target < ${RECEIPT_P50_MS}: ${verdict(latency.p50 < RECEIPT_P50_MS)}), p99 ${latency.p99} ms (target < ${RECEIPT_P99_MS}: ${verdict(latency.p99 < RECEIPT_P99_MS)})`,
       );
-      if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${latency.loadGeneratorCpuMsPerEvent ?? '-'}`);
-      const bareAtPace = bareCreateCpuAtPace(creates, latency);
-      if (latency.cpuMsPerEvent && bareAtPace) log(`  that is ${round(sum(latency.cpuMsPerEvent) / bareAtPace, 2)}x the bare server's CPU per create at the same pace (${bareAtPace} ms)`);
-      if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
-      if (latency.stages) log(`  stages, p50 / p99: ${Object.entries(latency.stages).map(([stage, figures]) => `${stage} ${figures}`).join('; ')}`);
+      printLatencyDetails(latency, bareCreateCpuAtPace(creates, latency));
     }
     if (deliveries.sustained) printSustained(deliveries.sustained);
   }
@@ -148,8 +144,15 @@ function printSustained(sustained: LatencyFigures): void {
   log(
     `commit-to-receipt, 1 webhook at ${sustained.rate} events/s for ${seconds} s from batch creates of ${sustained.rowsPerRequest} rows: achieved ${sustained.createdPerSecond}/s, ${sustained.deliveries}/${sustained.expected} delivered, p50 ${sustained.p50} ms, p99 ${sustained.p99} ms, the last event ${sustained.drainMs} ms after the last create (target no backlog: the rate kept, every event delivered, the last within ${SUSTAINED_DRAIN_MS} ms: ${verdict(keptUp(sustained))})`,
   );
-  if (sustained.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(sustained.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${sustained.loadGeneratorCpuMsPerEvent ?? '-'}`);
-  if (sustained.stages) log(`  stages, p50 / p99: ${Object.entries(sustained.stages).map(([stage, figures]) => `${stage} ${figures}`).join('; ')}`);
+  printLatencyDetails(sustained);
+}
+
+/** Where a commit-to-receipt phase's CPU and time went: by process, against the bare server at its pace when given, and by stage. */
+function printLatencyDetails(latency: LatencyFigures, bareAtPace?: number): void {
+  if (latency.cpuMsPerEvent) log(`  CPU ms per event, create to receipt: ${cpuLine(latency.cpuMsPerEvent)}; the load generator and receiver (the bench process) ${latency.loadGeneratorCpuMsPerEvent ?? '-'}`);
+  if (latency.cpuMsPerEvent && bareAtPace) log(`  that is ${round(sum(latency.cpuMsPerEvent) / bareAtPace, 2)}x the bare server's CPU per create at the same pace (${bareAtPace} ms)`);
+  if (latency.runsPerEvent) log(`  times on a CPU (wake-ups) per event: ${cpuLine(latency.runsPerEvent, '')}`);
+  if (latency.stages) log(`  stages, p50 / p99: ${Object.entries(latency.stages).map(([stage, figures]) => `${stage} ${figures}`).join('; ')}`);
 }
 
 function printData(data: DataFigures): void {
