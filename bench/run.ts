@@ -32,6 +32,7 @@ const rows: RowsSettings = {
 const webhooks: WebhooksSettings = {
   latencyRate: number('BENCH_WEBHOOK_RATE', 500, 500),
   latencyDurationS: number('BENCH_WEBHOOK_DURATION_S', 10, 5),
+  warmUpS: number('BENCH_WEBHOOK_WARM_UP_S', 15, 5),
   sustainedRate: number('BENCH_SUSTAINED_RATE', 1_000, 1_000),
   sustainedDurationS: number('BENCH_SUSTAINED_S', 60, 10),
   backlogRows: number('BENCH_BACKLOG_ROWS', 4_000, 1_000),

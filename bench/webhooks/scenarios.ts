@@ -22,6 +22,13 @@ const BATCH_ROWS = 100;
 export interface WebhooksSettings {
   latencyRate: number;
   latencyDurationS: number;
+  /**
+   * How long the commit-to-receipt phases are preceded by the same load, not counted: long enough that every
+   * process runs the code V8 optimized for it and that the queue a cold start leaves (the first attempts of a
+   * fresh worker take hundreds of milliseconds) has drained, so the phase measures the pipeline as a service
+   * that has been up runs it. A load the pipeline cannot keep up with still shows: its queue only grows.
+   */
+  warmUpS: number;
   /** The sustained phase: events per second from batch creates, and for how long. */
   sustainedRate: number;
   sustainedDurationS: number;
@@ -105,9 +112,6 @@ async function redisCalls(redis: IORedis): Promise<Record<string, number>> {
   const text = await redis.info('commandstats');
   return Object.fromEntries([...text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name, Number(calls)]));
 }
-
-/** How long the commit-to-receipt phases are preceded by the same load, not counted. */
-const WARM_UP_S = 3;
 
 /** The worker's delivery outcomes so far (its `webhook_deliveries_total`), as `outcome=count` pairs. */
 async function workerOutcomes(healthPort: number): Promise<string> {
@@ -274,10 +278,8 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
   };
 
   try {
-    // Not counted: a few seconds at the phase's rate, so every process on the way runs the code V8 optimized for
-    // it, as a service that has been up does (right after start the first seconds run slower, unoptimized code).
-    log(`webhooks: warming up, rows at ${settings.latencyRate}/s for ${WARM_UP_S}s (not counted) ...`);
-    await latency(settings.latencyRate, WARM_UP_S);
+    log(`webhooks: warming up, rows at ${settings.latencyRate}/s for ${settings.warmUpS}s (not counted) ...`);
+    await latency(settings.latencyRate, settings.warmUpS);
     log(`webhooks: 1 webhook, rows at ${settings.latencyRate}/s for ${settings.latencyDurationS}s ...`);
     const latencyFigures = await latency(settings.latencyRate, settings.latencyDurationS);
     log(`webhooks: commit-to-receipt p50 ${latencyFigures.p50} ms, p99 ${latencyFigures.p99} ms`);
