@@ -119,8 +119,8 @@ class MemoryLeases {
 /** Every WorkerSlots a test made: closed after it, so no job it left in a line asks Redis again once a second for ever (and keeps Jest from exiting). */
 const made: WorkerSlots[] = [];
 
-function workerSlots(leases: MemoryLeases, promoted: string[] = [], max = MAX): WorkerSlots {
-  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: max, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: SHARE, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
+function workerSlots(leases: MemoryLeases, promoted: string[] = [], max = MAX, share = SHARE): WorkerSlots {
+  const config = { WEBHOOK_MAX_IN_FLIGHT_PER_WEBHOOK: max, WEBHOOK_MAX_IN_FLIGHT_PER_ORG: share, WEBHOOK_QUICK_RECEIVER_MS: 100, WEBHOOK_STALL_MS: STALL_MS } as WebhooksWorkerConfig;
   const queue = { promote: async (jobId: string) => promoted.push(jobId) > 0 };
   const slots = new WorkerSlots(leases as unknown as InFlightLeases, queue as unknown as DeliveryQueue, config);
   made.push(slots);
@@ -332,6 +332,28 @@ describe('WorkerSlots', () => {
     expect(isSlot(b)).toBe(true);
     expect(leases.parked).toEqual([]);
     for (const answer of [...a, b]) if (isSlot(answer)) await answer.slot.release('success');
+    for (const answer of await Promise.all(waiting)) if (isSlot(answer)) await answer.slot.release('success');
+  });
+
+  it("starts a quick webhook's job on another of its slots while fewer of the organization's jobs than its share hold one, though jobs waiting here fill the share", async () => {
+    const leases = new MemoryLeases(true, 0, 2 * MAX);
+    const slots = workerSlots(leases, [], MAX, 4);
+    const taken = async (webhookId: string, holder: string) => {
+      const answer = await slots.take(webhookId, 'org', holder, null);
+      if (!isSlot(answer)) throw new Error(`${holder} got no slot`);
+      return answer.slot;
+    };
+    const flying = [await taken('hook-a', 'a-0'), await taken('hook-b', 'b-0'), await taken('hook-b', 'b-1')];
+    // hook-b's slots are taken: two more of its jobs wait here, and the organization counts five against its share of four.
+    const waiting = [2, 3].map((i) => slots.take('hook-b', 'org', `b-${i}`, null));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Three of its jobs hold a slot: hook-a's next job takes its second one at once instead of waiting for a-0 to end.
+    const next = await Promise.race([slots.take('hook-a', 'org', 'a-1', null), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 500))]);
+    expect(next !== 'waited' && isSlot(next)).toBe(true);
+    expect([...leases.held].sort()).toEqual(['a-0', 'a-1', 'b-0', 'b-1']);
+    expect(leases.parked).toEqual([]);
+    if (next !== 'waited' && isSlot(next)) await next.slot.release('success');
+    for (const slot of flying) await slot.release('success');
     for (const answer of await Promise.all(waiting)) if (isSlot(answer)) await answer.slot.release('success');
   });
 });

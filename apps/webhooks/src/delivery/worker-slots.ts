@@ -236,7 +236,7 @@ export class WorkerSlots implements OnModuleInit {
       slots = this.slotsOf(webhookId, intervalMs);
       return waitFor(this.waitInLine(webhookId, slots, holder, overShare || slots.inLine.size >= WAITING_PER_SLOT * this.max));
     };
-    const spare = overShare || slots.contended ? undefined : this.spareOf(webhookId, slots);
+    const spare = !this.mayFly(webhookId, organizationId, overShare, slots) || slots.contended ? undefined : this.spareOf(webhookId, slots);
     if (spare) {
       slots.inFlight += 1;
       this.fly(organizationId, 1);
@@ -246,12 +246,11 @@ export class WorkerSlots implements OnModuleInit {
     // instead of asking Redis all at once and being parked, all but those.
     const held = slots.inFlight + slots.asking;
     const room = !overShare && slots.waiting.length < WAITING_PER_SLOT * this.max;
-    if (!this.closing && !slots.contended && held > 0 && (held >= this.max || overShare) && (room || this.quick(webhookId))) {
+    if (!this.closing && !slots.contended && held > 0 && (held >= this.max || !this.mayFly(webhookId, organizationId, overShare, slots)) && (room || this.quick(webhookId))) {
       const handed = await waitHere(!room);
       if (handed) return handed;
     }
-    const firstHere = slots.inFlight + slots.asking === 0 && this.quick(webhookId) && (this.flying.get(organizationId) ?? 0) < this.maxPerOrganization;
-    if (overShare && !firstHere && !(slots.contended && this.modeFor(webhookId, intervalMs, 'park') === 'want')) {
+    if (!this.mayFly(webhookId, organizationId, overShare, slots) && !(slots.contended && this.modeFor(webhookId, intervalMs, 'park') === 'want')) {
       this.releaseStranded(slots);
       this.forgetIfIdle(webhookId, slots);
       return this.park(webhookId, holder);
@@ -266,6 +265,19 @@ export class WorkerSlots implements OnModuleInit {
     // Refused again, or sent out of the line (a stall, closing): parked, unless a slot is free (or was granted) by now.
     const last = await this.ask(webhookId, organizationId, holder, slots, intervalMs, 'park');
     return last === 'refused' || last === 'inLine' ? { parked: true } : last;
+  }
+
+  /**
+   * Whether the job may take a slot of its own (spare, or asked of Redis) rather than wait for one handed
+   * over: within the organization's share; or, over it, for a quick webhook with fewer than its slots here
+   * while fewer of the organization's jobs here hold or ask for a slot than the share. The jobs over the share
+   * are then the quick webhooks' waiting here (see above), and counting them would hold each webhook to the
+   * slots it had when the share filled: a backlog of five quick webhooks of one organization would go out one
+   * request at a time each.
+   */
+  private mayFly(webhookId: string, organizationId: string, overShare: boolean, slots: WebhookSlots): boolean {
+    if (!overShare) return true;
+    return this.quick(webhookId) && slots.inFlight + slots.asking < this.max && (this.flying.get(organizationId) ?? 0) < this.maxPerOrganization;
   }
 
   /**
