@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { MicroBatcher } from './micro-batcher';
 
 describe('MicroBatcher', () => {
@@ -90,5 +91,29 @@ describe('MicroBatcher', () => {
     await expect(Promise.all([first, waiting])).resolves.toEqual([1, 2]);
     expect(Date.now() - finishedAt).toBeLessThan(500);
     expect(batches).toEqual([[1], [2]]);
+  });
+
+  it('starts a batch no sooner than minGapMs after the last one started, and the calls made meanwhile share it', async () => {
+    const starts: Array<{ at: number; inputs: number[] }> = [];
+    const batcher = new MicroBatcher<number, number>(
+      async (inputs) => {
+        starts.push({ at: performance.now(), inputs });
+        return inputs;
+      },
+      { minGapMs: 200 },
+    );
+    await batcher.add(1);
+    // The first batch ended at once: the calls made after it wait out the gap, together.
+    const later = [batcher.add(2)];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    later.push(batcher.add(3));
+    await expect(Promise.all(later)).resolves.toEqual([2, 3]);
+    expect(starts.map((start) => start.inputs)).toEqual([[1], [2, 3]]);
+    expect(starts[1].at - starts[0].at).toBeGreaterThanOrEqual(195);
+    // Once the gap has passed, a call runs on the next turn of the event loop.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const calledAt = performance.now();
+    await batcher.add(4);
+    expect(starts[2].at - calledAt).toBeLessThan(50);
   });
 });

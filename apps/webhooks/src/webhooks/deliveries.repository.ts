@@ -47,6 +47,13 @@ export interface DeliveryFilter {
  * events then costs Postgres a statement per few attempts instead of one each.
  */
 const RECORD_GATHER_MS = 5;
+/**
+ * The least time from one record's start to the next: under load the attempts that end meanwhile share a
+ * statement. A statement costs Postgres about 0.5 ms whatever its size, and each attempt in it about 0.02
+ * more, so a worker that ends thousands of attempts a second spends a tenth as much on them as with
+ * statements of a few each; only the job's end waits (the receiver has the delivery, the slot is free).
+ */
+const RECORD_GAP_MS = 20;
 
 /**
  * Attempts with their series' progress, in one statement: the series owes nothing more once an attempt
@@ -108,7 +115,7 @@ export class DeliveriesRepository {
     );
     const inserted = new Set(rows.map((row) => row.id));
     return deliveries.map((d) => inserted.has(d.id));
-  }, { gatherMs: RECORD_GATHER_MS });
+  }, { gatherMs: RECORD_GATHER_MS, minGapMs: RECORD_GAP_MS });
 
   async record(delivery: DeliveryRecord): Promise<boolean> {
     try {
