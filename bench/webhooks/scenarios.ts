@@ -113,6 +113,12 @@ async function redisCalls(redis: IORedis): Promise<Record<string, number>> {
   return Object.fromEntries([...text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name, Number(calls)]));
 }
 
+/** The Redis calls between two readings of `redisCalls`, by command, per operation (those of at least 0.01). */
+function callsPer(before: Record<string, number>, after: Record<string, number>, operations: number): string {
+  const per = Object.entries(after).map(([name, calls]) => [name, (calls - (before[name] ?? 0)) / operations] as const).filter(([, n]) => n >= 0.01);
+  return per.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ');
+}
+
 /** The worker's delivery outcomes so far (its `webhook_deliveries_total`), as `outcome=count` pairs. */
 async function workerOutcomes(healthPort: number): Promise<string> {
   const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
@@ -203,9 +209,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const runsPerEvent = cpuPer(runsBefore, await usage.runs(), responses.size);
     trace?.stop();
     if (commandsBefore) {
-      const after = await redisCalls(redis);
-      const per = Object.entries(after).map(([name, calls]) => [name, (calls - (commandsBefore[name] ?? 0)) / responses.size] as const).filter(([, n]) => n >= 0.01);
-      log(`trace: Redis calls per event ${per.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ')}`);
+      log(`trace: Redis calls per event ${callsPer(commandsBefore, await redisCalls(redis), responses.size)}`);
       const persistence = await redis.info('persistence');
       log(`trace: Redis stalls over 20 ms ${JSON.stringify(await redis.latency('LATEST'))}, ${/aof_delayed_fsync:\d+/.exec(persistence)?.[0] ?? 'no AOF'}`);
     }
@@ -270,10 +274,12 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       if (counted && workers === 1) queuedJobCpu = cpuPer(before, await usage.cpu(), expected);
       const drainBefore = await usage.cpu();
       const trace = counted && process.env.BENCH_WEBHOOK_TRACE ? traceDrain(queue, redis, receiver, hooks, [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])]) : undefined;
+      const commandsBefore = trace ? await redisCalls(redis) : undefined;
       await queue.resume();
       await waitFor(() => receiver.arrivals.length >= expected, settings.drainTimeoutMs, 'the backlog delivered').catch(() => undefined);
       const drainAfter = await usage.cpu();
       trace?.stop();
+      if (commandsBefore) log(`trace: Redis calls per delivery ${callsPer(commandsBefore, await redisCalls(redis), receiver.arrivals.length)}`);
       if (counted && process.env.BENCH_WEBHOOK_TRACE) {
         const ports = [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])];
         for (const [i, port] of ports.entries()) log(`trace: worker ${i + 1} outcomes so far ${await workerOutcomes(port).catch(() => '')}`);
