@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database, isPgError, PgErrorCode, PreparedStatement } from '@platform/persistence';
+import { Database, isPgError, PgErrorCode } from '@platform/persistence';
 import { MicroBatcher } from '../delivery/micro-batcher';
 import { DELIVERIES_TABLE, DELIVERY_SERIES_TABLE, WEBHOOKS_TABLE } from '../webhooks-schema';
 
@@ -55,34 +55,6 @@ const RECORD_GATHER_MS = 5;
  */
 const RECORD_GAP_MS = 20;
 
-/**
- * Attempts with their series' progress, in one statement: the series owes nothing more once an attempt
- * schedules no retry, and is otherwise due again when the retry is. Prepared: it runs for every few attempts.
- */
-const RECORD_ATTEMPTS: PreparedStatement = {
-  name: 'deliveries_record_attempts',
-  text: `WITH d AS (
-      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::smallint[], $7::smallint[],
-                           $8::int[], $9::boolean[], $10::text[], $11::timestamptz[], $12::uuid[], $13::timestamptz[],
-                           $14::text[])
-        AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
-             series_id, next_retry_at, response_body)
-    ), recorded AS (
-      INSERT INTO ${DELIVERIES_TABLE}
-        (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
-         series_id, next_retry_at, response_body)
-      SELECT d.id, d.webhook_id, d.organization_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.success,
-             d.error_message, d.created_at, d.series_id, d.next_retry_at, d.response_body
-      FROM d WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = d.webhook_id)
-      RETURNING id, series_id, attempt, next_retry_at
-    ), progressed AS (
-      UPDATE ${DELIVERY_SERIES_TABLE} s
-      SET attempts = r.attempt, due_at = COALESCE(r.next_retry_at, s.due_at), finished_at = CASE WHEN r.next_retry_at IS NULL THEN now() END
-      FROM recorded r WHERE s.id = r.series_id
-    )
-    SELECT id FROM recorded`,
-};
-
 /** One row per attempt. */
 @Injectable()
 export class DeliveriesRepository {
@@ -94,8 +66,29 @@ export class DeliveriesRepository {
    * meanwhile (its deliveries went with it).
    */
   private readonly recorder = new MicroBatcher<DeliveryRecord, boolean>(async (deliveries) => {
+    // The attempt and its series' progress in one statement: the series owes nothing more once an attempt
+    // schedules no retry, and is otherwise due again when the retry is.
     const { rows } = await this.db.query<{ id: string }>(
-      RECORD_ATTEMPTS,
+      `WITH d AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::smallint[], $7::smallint[],
+                              $8::int[], $9::boolean[], $10::text[], $11::timestamptz[], $12::uuid[], $13::timestamptz[],
+                              $14::text[])
+           AS d(id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
+                series_id, next_retry_at, response_body)
+       ), recorded AS (
+         INSERT INTO ${DELIVERIES_TABLE}
+           (id, webhook_id, organization_id, event_id, event_type, attempt, status_code, duration_ms, success, error_message, created_at,
+            series_id, next_retry_at, response_body)
+         SELECT d.id, d.webhook_id, d.organization_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.success,
+                d.error_message, d.created_at, d.series_id, d.next_retry_at, d.response_body
+         FROM d WHERE EXISTS (SELECT 1 FROM ${WEBHOOKS_TABLE} w WHERE w.id = d.webhook_id)
+         RETURNING id, series_id, attempt, next_retry_at
+       ), progressed AS (
+         UPDATE ${DELIVERY_SERIES_TABLE} s
+         SET attempts = r.attempt, due_at = COALESCE(r.next_retry_at, s.due_at), finished_at = CASE WHEN r.next_retry_at IS NULL THEN now() END
+         FROM recorded r WHERE s.id = r.series_id
+       )
+       SELECT id FROM recorded`,
       [
         deliveries.map((d) => d.id),
         deliveries.map((d) => d.webhookId),
