@@ -247,6 +247,7 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
     const webhooks = 5;
     const hooks = await subscribe(webhooks, `drain${workers}`);
     const extra = workers > 1 ? await stack.extraWorker() : undefined;
+    const workerPorts = [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])];
     const backlog = async (rows: number, counted: boolean): Promise<DrainFigures> => {
       await queue.pause();
       receiver.reset();
@@ -273,16 +274,15 @@ export async function measureWebhooks(stack: BenchStack, org: BenchOrg, usage: U
       );
       if (counted && workers === 1) queuedJobCpu = cpuPer(before, await usage.cpu(), expected);
       const drainBefore = await usage.cpu();
-      const trace = counted && process.env.BENCH_WEBHOOK_TRACE ? traceDrain(queue, redis, receiver, hooks, [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])]) : undefined;
+      const trace = counted && process.env.BENCH_WEBHOOK_TRACE ? traceDrain(queue, redis, receiver, hooks, workerPorts) : undefined;
       const commandsBefore = trace ? await redisCalls(redis) : undefined;
       await queue.resume();
       await waitFor(() => receiver.arrivals.length >= expected, settings.drainTimeoutMs, 'the backlog delivered').catch(() => undefined);
       const drainAfter = await usage.cpu();
       trace?.stop();
       if (commandsBefore) log(`trace: Redis calls per delivery ${callsPer(commandsBefore, await redisCalls(redis), receiver.arrivals.length)}`);
-      if (counted && process.env.BENCH_WEBHOOK_TRACE) {
-        const ports = [stack.process('webhooks-worker').healthPort, ...(extra ? [extra.healthPort] : [])];
-        for (const [i, port] of ports.entries()) log(`trace: worker ${i + 1} outcomes so far ${await workerOutcomes(port).catch(() => '')}`);
+      if (trace) {
+        for (const [i, port] of workerPorts.entries()) log(`trace: worker ${i + 1} outcomes so far ${await workerOutcomes(port).catch(() => '')}`);
         const at = receiver.arrivals.map((a) => a.at).sort((a, b) => a - b);
         const since = (q: number) => ((at[Math.min(at.length - 1, Math.floor(q * at.length))] - at[0]) / 1000).toFixed(2);
         log(`trace: arrivals by 50% / 99% / 99.9% / all at ${since(0.5)} / ${since(0.99)} / ${since(0.999)} / ${since(1)} s`);

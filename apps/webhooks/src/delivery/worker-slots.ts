@@ -236,7 +236,8 @@ export class WorkerSlots implements OnModuleInit {
       slots = this.slotsOf(webhookId, intervalMs);
       return waitFor(this.waitInLine(webhookId, slots, holder, overShare || slots.inLine.size >= WAITING_PER_SLOT * this.max));
     };
-    const spare = !this.mayFly(webhookId, organizationId, overShare, slots) || slots.contended ? undefined : this.spareOf(webhookId, slots);
+    const mayFly = this.mayFly(webhookId, organizationId, overShare, slots);
+    const spare = !mayFly || slots.contended ? undefined : this.spareOf(webhookId, slots);
     if (spare) {
       slots.inFlight += 1;
       this.fly(organizationId, 1);
@@ -246,10 +247,11 @@ export class WorkerSlots implements OnModuleInit {
     // instead of asking Redis all at once and being parked, all but those.
     const held = slots.inFlight + slots.asking;
     const room = !overShare && slots.waiting.length < WAITING_PER_SLOT * this.max;
-    if (!this.closing && !slots.contended && held > 0 && (held >= this.max || !this.mayFly(webhookId, organizationId, overShare, slots)) && (room || this.quick(webhookId))) {
+    if (!this.closing && !slots.contended && held > 0 && (held >= this.max || !mayFly) && (room || this.quick(webhookId))) {
       const handed = await waitHere(!room);
       if (handed) return handed;
     }
+    // Asked again: a job that waited above comes back to a count that may have changed meanwhile.
     if (!this.mayFly(webhookId, organizationId, overShare, slots) && !(slots.contended && this.modeFor(webhookId, intervalMs, 'park') === 'want')) {
       this.releaseStranded(slots);
       this.forgetIfIdle(webhookId, slots);
